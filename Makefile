@@ -1,0 +1,52 @@
+# simhash -- PGXS build.
+#
+# The extension version lives in simhash.control (default_version) and only
+# there: this Makefile derives the install script's name and the C constant
+# SIMHASH_VERSION from it.
+
+EXTENSION   = simhash
+EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
+
+MODULE_big  = simhash
+OBJS        = src/simhash.o \
+              src/type.o \
+              src/compare.o \
+              src/distance.o \
+              src/fingerprint.o
+
+# The install script is assembled from one file per concern, in this order.
+SQL_PARTS   = src/sql/type.sql \
+              src/sql/compare.sql \
+              src/sql/distance.sql \
+              src/sql/fingerprint.sql
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
+
+# Regression tests (sql/ + expected/), run in this order by "make installcheck".
+REGRESS     = validate type_io casts compare distance nulls fingerprint golden dump
+REGRESS_OPTS = --inputdir=. --outputdir=.
+
+# TAP tests live in test/t.
+TAP_TESTS   = 1
+PROVE_TESTS = test/t/*.pl
+
+PG_CPPFLAGS = -I$(srcdir)/src -DSIMHASH_VERSION='"$(EXTVERSION)"' $(ICU_CFLAGS)
+SHLIB_LINK  = $(ICU_LIBS)
+EXTRA_CLEAN = $(DATA_built) results regression.diffs regression.out tmp_check log
+
+PG_CONFIG  ?= pg_config
+PGXS       := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control Makefile
+	( echo "-- simhash $(EXTVERSION): generated from src/sql/*.sql by make; edit those files."; \
+	  printf '%s\n' '\echo Use "CREATE EXTENSION simhash" to load this file. \quit'; \
+	  for f in $(SQL_PARTS); do echo; echo "-- ---- $$f"; cat $$f; done ) > $@
+
+src/*.o: src/*.h
+
+# The parts of installcheck, each on its own (scripts/test.sh runs them).
+.PHONY: installcheck-regress installcheck-tap
+installcheck-regress: submake $(REGRESS_PREP)
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)
+installcheck-tap:
+	$(prove_installcheck)

@@ -1,0 +1,116 @@
+# Shared by the scripts in this folder: set-up on a fresh Debian 12 machine,
+# a private build, and a throwaway PostgreSQL cluster.  Source it; it defines
+# functions and sets nothing else in motion.
+#
+# Environment:
+#   PG_MAJOR   PostgreSQL major version to use (default 15, what Debian 12 ships)
+#   KEEP_WORK  set to 1 to keep the temporary directory for inspection
+
+PG_MAJOR=${PG_MAJOR:-15}
+PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Unprivileged account that owns the throwaway cluster (PostgreSQL refuses root).
+RUN_USER=postgres
+
+say() { printf '\n==> %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Re-executes the calling script as root through sudo when needed.
+require_root() {
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || die "run as root, or install sudo"
+        exec sudo -E bash "$0" "$@"
+    fi
+}
+
+# Installs the build and test dependencies that are missing.
+install_deps() {
+    local pkgs="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libxxhash-dev
+                libicu-dev libipc-run-perl make gcc pkg-config perl ca-certificates
+                procps iproute2"
+    local missing=()
+    for p in $pkgs; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
+            || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "installing ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+    id "$RUN_USER" >/dev/null 2>&1 || die "user $RUN_USER is missing (it comes with postgresql-common)"
+}
+
+# Runs a command as the unprivileged user, keeping PATH and the PG* settings.
+as_user() {
+    runuser -u "$RUN_USER" -- env PATH="$PG_BIN:$PATH" \
+        ${PGHOST:+PGHOST=$PGHOST} ${PGPORT:+PGPORT=$PGPORT} ${PGUSER:+PGUSER=$PGUSER} \
+        ${PGDATABASE:+PGDATABASE=$PGDATABASE} "$@"
+}
+
+# Creates $WORK, a private temporary directory removed on exit (with any
+# cluster in it), and copies the source tree to $WORK/src.
+make_workdir() {
+    WORK=$(mktemp -d /tmp/simhash.XXXXXX)
+    chmod 755 "$WORK"
+    trap cleanup EXIT
+    mkdir "$WORK/src"
+    tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+        --exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/src" -xf -
+    chown -R "$RUN_USER" "$WORK"
+}
+
+cleanup() {
+    local rc=$?
+    if [ -n "${PGDATA:-}" ] && [ -f "$PGDATA/postmaster.pid" ]; then
+        as_user "$PG_BIN/pg_ctl" -D "$PGDATA" -m immediate stop >/dev/null 2>&1 || true
+    fi
+    if [ "${KEEP_WORK:-0}" = 1 ]; then
+        echo "kept $WORK"
+    else
+        rm -rf "$WORK"
+    fi
+    exit $rc
+}
+
+# Builds the extension in $WORK/src as the unprivileged user and installs it
+# into the server's directories.  Extra make arguments are passed through.
+build_install() {
+    say "building simhash"
+    as_user make -C "$WORK/src" -s "$@" >/dev/null || die "build failed"
+    make -C "$WORK/src" -s install "$@" >/dev/null || die "install failed"
+}
+
+# Prints a TCP port on 127.0.0.1 that nothing listens on.
+free_port() {
+    local port
+    for _ in $(seq 1 100); do
+        port=$(( (RANDOM % 20000) + 30000 ))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return 0
+        fi
+    done
+    die "no free port found"
+}
+
+# Starts a throwaway cluster in $WORK/data on a free port, listening on
+# 127.0.0.1 and a socket in $WORK; exports PGHOST, PGPORT, PGUSER, PGDATA.
+start_cluster() {
+    export PGDATA=$WORK/data PGHOST=$WORK PGUSER=$RUN_USER PGDATABASE=postgres
+    say "starting a throwaway PostgreSQL $PG_MAJOR cluster"
+    as_user "$PG_BIN/initdb" -D "$PGDATA" -A trust -E UTF8 --locale=C.UTF-8 >/dev/null \
+        || die "initdb failed"
+    for _ in 1 2 3; do
+        PGPORT=$(free_port)
+        export PGPORT
+        if as_user "$PG_BIN/pg_ctl" -D "$PGDATA" -w -l "$WORK/server.log" \
+               -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1 $*" start >/dev/null; then
+            echo "    port $PGPORT, data in $PGDATA"
+            return 0
+        fi
+    done
+    cat "$WORK/server.log" >&2
+    die "could not start the cluster"
+}

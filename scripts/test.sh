@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: installs what is missing, builds with warnings as
+# errors, installs, and runs the regression tests (pg_regress, against a
+# throwaway cluster) and the TAP tests (each starts its own clusters).
+# Exits non-zero when any test fails.  Usage: sudo scripts/test.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+install_deps
+make_workdir
+
+WARNINGS="-Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare"
+build_install COPT="$WARNINGS"
+start_cluster
+
+status=0
+say "regression tests (pg_regress)"
+if ! as_user make -C "$WORK/src" -s installcheck-regress 2>&1 | tee "$WORK/regress.out"; then
+    status=1
+    [ -f "$WORK/src/regression.diffs" ] && cat "$WORK/src/regression.diffs"
+fi
+
+say "TAP tests (prove)"
+if ! as_user make -C "$WORK/src" -s installcheck-tap 2>&1 | tee "$WORK/tap.out"; then
+    status=1
+    for f in "$WORK"/src/tmp_check/log/regress_log_*; do
+        [ -f "$f" ] && { echo "---- $f"; tail -n 60 "$f"; }
+    done
+fi
+
+# One closing line over both runners: a test is a regression test or a TAP file.
+passed=$(( $(grep -Ec '^(ok|test) .* ok( |$)|\.\. ok$' "$WORK/regress.out" || true) ))
+failed=$(( $(grep -Ec 'FAILED|failed \(ignored\)' "$WORK/regress.out" || true) ))
+tap_passed=$(grep -Ec '\.\. ok$' "$WORK/tap.out" || true)
+tap_failed=$(grep -Ec '\.\. (Failed|Dubious|not ok)' "$WORK/tap.out" || true)
+passed=$((passed + tap_passed)); failed=$((failed + tap_failed))
+[ $status -eq 0 ] && [ $failed -eq 0 ] || status=1
+echo
+echo "$passed passed, $failed failed"
+exit $status

@@ -1,0 +1,33 @@
+-- First test: create the extension; every opclass and opfamily it owns must
+-- pass amvalidate, and every object it owns must carry a comment.
+CREATE EXTENSION simhash;
+
+SELECT opc.opcname, am.amname, amvalidate(opc.oid) AS valid
+  FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
+ WHERE opc.oid IN (SELECT objid FROM pg_depend
+                    WHERE classid = 'pg_opclass'::regclass AND deptype = 'e'
+                      AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash'))
+ ORDER BY 1, 2;
+
+-- Objects of the extension without a COMMENT (expect none).  Support
+-- objects that cannot carry a useful comment of their own are left out:
+-- opfamilies and opclasses are described by their operators.
+SELECT pg_describe_object(d.classid, d.objid, 0) AS uncommented
+  FROM pg_depend d
+ WHERE d.refclassid = 'pg_extension'::regclass
+   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
+   AND d.deptype = 'e'
+   AND d.classid NOT IN ('pg_opclass'::regclass, 'pg_opfamily'::regclass)
+   AND obj_description(d.objid, d.classid::regclass::text) IS NULL
+ ORDER BY 1;
+
+-- The loaded library and the installed SQL agree on the version.
+SELECT simhash_version() = extversion AS version_matches
+  FROM pg_extension WHERE extname = 'simhash';
+
+-- Functions are honestly marked: all IMMUTABLE, STRICT and PARALLEL SAFE.
+SELECT p.oid::regprocedure AS not_immutable_strict_safe
+  FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
+   AND (p.provolatile <> 'i' OR NOT p.proisstrict OR p.proparallel <> 's')
+ ORDER BY 1;

@@ -1,0 +1,35 @@
+/*
+ * simhash.c
+ *	  Module-level items of the simhash extension: the module magic, the
+ *	  library's _PG_init, and the version reporting function.
+ */
+#include "simhash.h"
+
+#include "utils/builtins.h"
+#include "utils/guc.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+/*
+ * Called once when the library is loaded into a backend.  Each area that
+ * needs start-up work gets its own init function, called from here.
+ */
+void
+_PG_init(void)
+{
+	SimhashFingerprintInit();
+	MarkGUCPrefixReserved("simhash");
+}
+
+/*
+ * simhash_version() returns the version of the loaded shared library, which
+ * must agree with the installed SQL objects (see the README on upgrading).
+ */
+PG_FUNCTION_INFO_V1(simhash_version);
+Datum
+simhash_version(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(SIMHASH_VERSION));
+}
