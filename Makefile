@@ -12,17 +12,19 @@ OBJS        = src/simhash.o \
               src/type.o \
               src/compare.o \
               src/distance.o \
+              src/ball.o \
               src/fingerprint.o
 
 # The install script is assembled from one file per concern, in this order.
 SQL_PARTS   = src/sql/type.sql \
               src/sql/compare.sql \
               src/sql/distance.sql \
+              src/sql/ball.sql \
               src/sql/fingerprint.sql
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance nulls fingerprint golden dump
+REGRESS     = validate type_io casts compare distance ball nulls fingerprint golden dump
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # TAP tests live in test/t.

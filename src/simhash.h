@@ -28,6 +28,10 @@ SimhashDistance(uint64 a, uint64 b)
 	return SIMHASH_POPCOUNT64(a ^ b);
 }
 
+/* type.c */
+extern Datum simhash_in(PG_FUNCTION_ARGS);
+extern Datum simhash_out(PG_FUNCTION_ARGS);
+
 /* fingerprint.c */
 extern void SimhashFingerprintInit(void);
 

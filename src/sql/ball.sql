@@ -1,0 +1,56 @@
+-- simhash_ball: "within radius r of center c", with the radius in the
+-- operand so that the clause stays IMMUTABLE (indexable, shippable).
+
+CREATE TYPE simhash_ball;
+
+CREATE FUNCTION simhash_ball_in(cstring) RETURNS simhash_ball
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_ball_out(simhash_ball) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_ball_recv(internal) RETURNS simhash_ball
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_ball_send(simhash_ball) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE simhash_ball (
+	INPUT = simhash_ball_in,
+	OUTPUT = simhash_ball_out,
+	RECEIVE = simhash_ball_recv,
+	SEND = simhash_ball_send,
+	INTERNALLENGTH = 16,
+	ALIGNMENT = double,
+	STORAGE = plain
+);
+COMMENT ON TYPE simhash_ball IS 'a center fingerprint and a radius: the fingerprints within that Hamming distance';
+COMMENT ON FUNCTION simhash_ball_in(cstring) IS 'parse center/radius, as in 0123456789abcdef/3';
+COMMENT ON FUNCTION simhash_ball_out(simhash_ball) IS 'format as center/radius';
+COMMENT ON FUNCTION simhash_ball_recv(internal) IS 'read the binary form: center (8 bytes), radius (4 bytes)';
+COMMENT ON FUNCTION simhash_ball_send(simhash_ball) IS 'write the binary form: center (8 bytes), radius (4 bytes)';
+
+CREATE FUNCTION simhash_ball(simhash, integer) RETURNS simhash_ball
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_ball(simhash, integer) IS 'the fingerprints within the given Hamming distance of a center';
+CREATE FUNCTION simhash_ball_center(simhash_ball) RETURNS simhash
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_ball_center(simhash_ball) IS 'the center of a ball';
+CREATE FUNCTION simhash_ball_radius(simhash_ball) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_ball_radius(simhash_ball) IS 'the radius of a ball';
+
+CREATE FUNCTION simhash_within(simhash, simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_within(simhash, simhash_ball) IS 'true when hamming_distance(fingerprint, center) <= radius';
+CREATE FUNCTION simhash_ball_contains(simhash_ball, simhash) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_ball_contains(simhash_ball, simhash) IS 'true when hamming_distance(center, fingerprint) <= radius';
+
+CREATE OPERATOR <@ (
+	LEFTARG = simhash, RIGHTARG = simhash_ball, FUNCTION = simhash_within,
+	COMMUTATOR = @>
+);
+CREATE OPERATOR @> (
+	LEFTARG = simhash_ball, RIGHTARG = simhash, FUNCTION = simhash_ball_contains,
+	COMMUTATOR = <@
+);
+COMMENT ON OPERATOR <@ (simhash, simhash_ball) IS 'fingerprint within the ball: hamming_distance(fp, center) <= radius';
+COMMENT ON OPERATOR @> (simhash_ball, simhash) IS 'ball contains the fingerprint: hamming_distance(center, fp) <= radius';
