@@ -4,10 +4,15 @@
 #
 # Environment:
 #   PG_MAJOR   PostgreSQL major version to use (default 15, what Debian 12 ships)
+#   PG_CONFIG  pg_config of another server build to use instead (for example an
+#              assert-enabled one built from source); its packages are then not
+#              installed
 #   KEEP_WORK  set to 1 to keep the temporary directory for inspection
 
 PG_MAJOR=${PG_MAJOR:-15}
-PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+CUSTOM_PG=${PG_CONFIG:+1}
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
+export PG_CONFIG
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Unprivileged account that owns the throwaway cluster (PostgreSQL refuses root).
 RUN_USER=postgres
@@ -25,7 +30,9 @@ require_root() {
 
 # Installs the build and test dependencies that are missing.
 install_deps() {
-    local pkgs="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR libxxhash-dev
+    local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
+    [ -n "$CUSTOM_PG" ] && server="postgresql-common"
+    local pkgs="$server libxxhash-dev
                 libicu-dev libipc-run-perl make gcc pkg-config perl ca-certificates
                 procps iproute2"
     local missing=()
@@ -40,11 +47,12 @@ install_deps() {
         apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     fi
     id "$RUN_USER" >/dev/null 2>&1 || die "user $RUN_USER is missing (it comes with postgresql-common)"
+    PG_BIN=$("$PG_CONFIG" --bindir)
 }
 
 # Runs a command as the unprivileged user, keeping PATH and the PG* settings.
 as_user() {
-    runuser -u "$RUN_USER" -- env PATH="$PG_BIN:$PATH" \
+    runuser -u "$RUN_USER" -- env PATH="$PG_BIN:$PATH" PG_CONFIG="$PG_CONFIG" \
         ${PGHOST:+PGHOST=$PGHOST} ${PGPORT:+PGPORT=$PGPORT} ${PGUSER:+PGUSER=$PGUSER} \
         ${PGDATABASE:+PGDATABASE=$PGDATABASE} "$@"
 }
