@@ -13,6 +13,7 @@ OBJS        = src/simhash.o \
               src/compare.o \
               src/distance.o \
               src/ball.o \
+              src/planner.o \
               src/fingerprint.o
 
 # The install script is assembled from one file per concern, in this order.
@@ -20,11 +21,12 @@ SQL_PARTS   = src/sql/type.sql \
               src/sql/compare.sql \
               src/sql/distance.sql \
               src/sql/ball.sql \
+              src/sql/planner.sql \
               src/sql/fingerprint.sql
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball nulls fingerprint golden dump
+REGRESS     = validate type_io casts compare distance ball planner nulls fingerprint golden dump
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # TAP tests live in test/t.

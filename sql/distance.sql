@@ -5,6 +5,10 @@ SELECT '0000000000000000'::simhash <-> 'ffffffffffffffff'::simhash AS all_bits,
        '0000000000000000'::simhash <-> '8000000000000001'::simhash AS two,
        hamming_distance('0000000000000000', '0000000000000007') AS three,
        pg_typeof('0000000000000000'::simhash <-> '0000000000000000'::simhash) AS result_type;
+-- The result type is a domain over integer: clients receive int4 (type OID
+-- 23), which \gdesc shows, as it describes what the server sends.
+SELECT '0000000000000000'::simhash <-> 'ffffffffffffffff'::simhash AS distance,
+       hamming_distance('0000000000000000', '0000000000000007') AS by_name \gdesc
 
 SELECT simhash_similarity('0000000000000000', 'ffffffffffffffff') AS none_alike,
        simhash_similarity('0123456789abcdef', '0123456789abcdef') AS identical,

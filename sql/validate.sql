@@ -25,9 +25,17 @@ SELECT pg_describe_object(d.classid, d.objid, 0) AS uncommented
 SELECT simhash_version() = extversion AS version_matches
   FROM pg_extension WHERE extname = 'simhash';
 
--- Functions are honestly marked: all IMMUTABLE, STRICT and PARALLEL SAFE.
+-- Functions are honestly marked: all IMMUTABLE, STRICT and PARALLEL SAFE,
+-- except the selectivity estimators of operators, which read statistics and
+-- are STABLE (as core's eqsel and scalarltsel are); they are listed apart.
 SELECT p.oid::regprocedure AS not_immutable_strict_safe
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
+   AND p.oid NOT IN (SELECT oprrest FROM pg_operator UNION SELECT oprjoin FROM pg_operator)
    AND (p.provolatile <> 'i' OR NOT p.proisstrict OR p.proparallel <> 's')
+ ORDER BY 1;
+SELECT p.oid::regprocedure AS estimator, p.provolatile, p.proisstrict, p.proparallel
+  FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
+   AND p.oid IN (SELECT oprrest FROM pg_operator UNION SELECT oprjoin FROM pg_operator)
  ORDER BY 1;

@@ -20,6 +20,7 @@ void
 _PG_init(void)
 {
 	SimhashFingerprintInit();
+	SimhashPlannerInit();
 	MarkGUCPrefixReserved("simhash");
 }
 

@@ -32,6 +32,9 @@ SimhashDistance(uint64 a, uint64 b)
 extern Datum simhash_in(PG_FUNCTION_ARGS);
 extern Datum simhash_out(PG_FUNCTION_ARGS);
 
+/* planner.c */
+extern void SimhashPlannerInit(void);
+
 /* fingerprint.c */
 extern void SimhashFingerprintInit(void);
 

@@ -1,7 +1,21 @@
 -- Hamming distance and similarity.  This file is the whole SQL surface of
--- the distance: its result type and operators are declared only here.
+-- the distance: its result type and operators are declared only here (the
+-- planner support that makes "fp <-> q <= k" indexable is attached to them
+-- in planner.sql).
+--
+-- The distance is a simhash_distance, a domain over integer: clients see a
+-- plain int4, and the comparison operators below are the extension's own,
+-- which is what lets the planner support rewrite "fp <-> q <= k" into a
+-- clause an index can answer.  Operators on a domain are chosen only when
+-- every argument matches exactly, so each comparison exists for
+-- (simhash_distance, integer), (integer, simhash_distance) and
+-- (simhash_distance, simhash_distance); otherwise "fp <-> q <= $1" with an
+-- untyped parameter would resolve to core's int4le.
 
-CREATE FUNCTION hamming_distance(simhash, simhash) RETURNS integer
+CREATE DOMAIN simhash_distance AS integer;
+COMMENT ON DOMAIN simhash_distance IS 'a Hamming distance between fingerprints, 0 to 64 (an integer to clients)';
+
+CREATE FUNCTION hamming_distance(simhash, simhash) RETURNS simhash_distance
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION hamming_distance(simhash, simhash) IS 'number of differing bits, 0 to 64';
 
@@ -11,6 +25,192 @@ CREATE OPERATOR <-> (
 );
 COMMENT ON OPERATOR <-> (simhash, simhash) IS 'Hamming distance: number of differing bits, 0 to 64';
 
+-- The same distance as a bare integer.  The planner rewrites every fp <-> q
+-- into fp <-># q (shown so in EXPLAIN), because an index can order by an
+-- integer-valued operator but not by a domain-valued one.
+CREATE FUNCTION hamming_distance_int4(simhash, simhash) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION hamming_distance_int4(simhash, simhash) IS 'number of differing bits, 0 to 64, as integer (what <-> becomes in plans)';
+
+CREATE OPERATOR <-># (
+	LEFTARG = simhash, RIGHTARG = simhash, FUNCTION = hamming_distance_int4,
+	COMMUTATOR = <->#
+);
+COMMENT ON OPERATOR <-># (simhash, simhash) IS 'Hamming distance as integer: what <-> becomes in plans, so that an index can order by it';
+
+-- hamming_within(a, b, r) is hamming_distance(a, b) <= r for any integer r
+-- (negative: never; 64 or more: always).  "fp <-> q <= k" becomes this in
+-- plans; an index answers it as "fp <@ simhash_ball(q, k)".
+CREATE FUNCTION hamming_within(simhash, simhash, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION hamming_within(simhash, simhash, integer) IS 'true when hamming_distance(a, b) <= radius (what fp <-> q <= k becomes in plans)';
+
 CREATE FUNCTION simhash_similarity(simhash, simhash) RETURNS double precision
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_similarity(simhash, simhash) IS 'similarity in [0, 1]: 1 - hamming_distance / 64';
+
+-- Comparisons of distances.  One C function per comparison serves all three
+-- signatures (a simhash_distance is an int4 underneath).
+CREATE FUNCTION simhash_distance_eq(simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_eq(simhash_distance, integer) IS 'distance equal';
+CREATE FUNCTION simhash_distance_eq(integer, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_eq(integer, simhash_distance) IS 'distance equal';
+CREATE FUNCTION simhash_distance_eq(simhash_distance, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_eq(simhash_distance, simhash_distance) IS 'distance equal';
+CREATE FUNCTION simhash_distance_ne(simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ne(simhash_distance, integer) IS 'distance not equal';
+CREATE FUNCTION simhash_distance_ne(integer, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ne(integer, simhash_distance) IS 'distance not equal';
+CREATE FUNCTION simhash_distance_ne(simhash_distance, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ne(simhash_distance, simhash_distance) IS 'distance not equal';
+CREATE FUNCTION simhash_distance_lt(simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_lt(simhash_distance, integer) IS 'distance less than';
+CREATE FUNCTION simhash_distance_lt(integer, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_lt(integer, simhash_distance) IS 'distance less than';
+CREATE FUNCTION simhash_distance_lt(simhash_distance, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_lt(simhash_distance, simhash_distance) IS 'distance less than';
+CREATE FUNCTION simhash_distance_le(simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_le(simhash_distance, integer) IS 'distance less than or equal';
+CREATE FUNCTION simhash_distance_le(integer, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_le(integer, simhash_distance) IS 'distance less than or equal';
+CREATE FUNCTION simhash_distance_le(simhash_distance, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_le(simhash_distance, simhash_distance) IS 'distance less than or equal';
+CREATE FUNCTION simhash_distance_gt(simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_gt(simhash_distance, integer) IS 'distance greater than';
+CREATE FUNCTION simhash_distance_gt(integer, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_gt(integer, simhash_distance) IS 'distance greater than';
+CREATE FUNCTION simhash_distance_gt(simhash_distance, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_gt(simhash_distance, simhash_distance) IS 'distance greater than';
+CREATE FUNCTION simhash_distance_ge(simhash_distance, integer) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ge(simhash_distance, integer) IS 'distance greater than or equal';
+CREATE FUNCTION simhash_distance_ge(integer, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ge(integer, simhash_distance) IS 'distance greater than or equal';
+CREATE FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) IS 'distance greater than or equal';
+
+CREATE OPERATOR = (
+	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+COMMENT ON OPERATOR = (simhash_distance, integer) IS 'distance equal';
+CREATE OPERATOR = (
+	LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+COMMENT ON OPERATOR = (integer, simhash_distance) IS 'distance equal';
+CREATE OPERATOR = (
+	LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+COMMENT ON OPERATOR = (simhash_distance, simhash_distance) IS 'distance equal';
+CREATE OPERATOR <> (
+	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (simhash_distance, integer) IS 'distance not equal';
+CREATE OPERATOR <> (
+	LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (integer, simhash_distance) IS 'distance not equal';
+CREATE OPERATOR <> (
+	LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (simhash_distance, simhash_distance) IS 'distance not equal';
+CREATE OPERATOR < (
+	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (simhash_distance, integer) IS 'distance less than';
+CREATE OPERATOR < (
+	LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (integer, simhash_distance) IS 'distance less than';
+CREATE OPERATOR < (
+	LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (simhash_distance, simhash_distance) IS 'distance less than';
+CREATE OPERATOR <= (
+	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (simhash_distance, integer) IS 'distance less than or equal';
+CREATE OPERATOR <= (
+	LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (integer, simhash_distance) IS 'distance less than or equal';
+CREATE OPERATOR <= (
+	LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (simhash_distance, simhash_distance) IS 'distance less than or equal';
+CREATE OPERATOR > (
+	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (simhash_distance, integer) IS 'distance greater than';
+CREATE OPERATOR > (
+	LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (integer, simhash_distance) IS 'distance greater than';
+CREATE OPERATOR > (
+	LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (simhash_distance, simhash_distance) IS 'distance greater than';
+CREATE OPERATOR >= (
+	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (simhash_distance, integer) IS 'distance greater than or equal';
+CREATE OPERATOR >= (
+	LEFTARG = integer, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (integer, simhash_distance) IS 'distance greater than or equal';
+CREATE OPERATOR >= (
+	LEFTARG = simhash_distance, RIGHTARG = simhash_distance, FUNCTION = simhash_distance_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (simhash_distance, simhash_distance) IS 'distance greater than or equal';

@@ -1,0 +1,40 @@
+-- Planner support (src/planner.c): "fp <-> q <= k", written so, and
+-- "ORDER BY fp <-> q" are answered from an index.  The support function is
+-- attached to hamming_distance (behind <->), to every distance comparison
+-- and to hamming_within; the estimators to the radius operators.
+
+CREATE FUNCTION simhash_distance_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_distance_support(internal) IS 'planner support: rewrites distance comparisons into index conditions, estimates them';
+
+ALTER FUNCTION hamming_distance(simhash, simhash) SUPPORT simhash_distance_support;
+ALTER FUNCTION hamming_within(simhash, simhash, integer) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_eq(simhash_distance, integer) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_eq(integer, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_eq(simhash_distance, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_ne(simhash_distance, integer) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_ne(integer, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_ne(simhash_distance, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_lt(simhash_distance, integer) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_lt(integer, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_lt(simhash_distance, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_le(simhash_distance, integer) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_le(integer, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_le(simhash_distance, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_gt(simhash_distance, integer) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_gt(integer, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_gt(simhash_distance, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_ge(simhash_distance, integer) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_ge(integer, simhash_distance) SUPPORT simhash_distance_support;
+ALTER FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) SUPPORT simhash_distance_support;
+
+-- Selectivity estimators read statistics: STABLE, as core's are.
+CREATE FUNCTION simhash_within_sel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_within_sel(internal, oid, internal, integer) IS 'restriction selectivity of <@ and @> on simhash_ball';
+CREATE FUNCTION simhash_within_joinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_within_joinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of <@ and @> on simhash_ball';
+
+ALTER OPERATOR <@ (simhash, simhash_ball) SET (RESTRICT = simhash_within_sel, JOIN = simhash_within_joinsel);
+ALTER OPERATOR @> (simhash_ball, simhash) SET (RESTRICT = simhash_within_sel, JOIN = simhash_within_joinsel);
