@@ -46,8 +46,9 @@
  * cache is dropped whenever pg_proc changes (DROP/CREATE EXTENSION), and
  * stays right across ALTER EXTENSION SET SCHEMA (OIDs do not change).
  *
- * The <@ restriction and join estimators live here too: "fp <@ ball" is what
- * index conditions are made of, and costing needs its selectivity.
+ * The join estimator of <@ lives here too (its restriction estimator is the
+ * index's, src/index/cost.c): "fp <@ ball" is what index conditions are made
+ * of, and the all-pairs join needs a selectivity.
  */
 #include "simhash.h"
 
@@ -60,11 +61,11 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/plancat.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
-#include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
 #include "ball.h"
@@ -556,56 +557,26 @@ DefaultWithinSelectivity(PlannerInfo *root, Node *radius)
 }
 
 /*
- * Selectivity of "var <@ ball" or "ball @> var" (operator and args as a
- * restriction estimator sees them): the column's statistics tested against
- * the ball when the ball is known, the binomial fraction otherwise.
+ * SupportRequestSelectivity for hamming_within(a, b, r): as a restriction,
+ * whatever the restriction estimator of "a <@ simhash_ball(b, r)" says (the
+ * operand that is not a constant taken as the variable), so that a clause
+ * and the index condition made of it are estimated alike; as a join, the
+ * binomial fraction of the radius.
  */
-static double
-WithinRestrictionSelectivity(const SimhashPlannerOids *oids, PlannerInfo *root,
-							 Oid operator, List *args, int varRelid)
-{
-	int			ball_arg = (exprType(linitial(args)) == oids->ball_type) ? 0 : 1;
-	Node	   *ball_expr = estimate_expression_value(root, list_nth(args, ball_arg));
-	double		fallback = DEFAULT_WITHIN_SEL;
-	double		selec;
-
-	if (IsA(ball_expr, Const))
-	{
-		Const	   *c = (Const *) ball_expr;
-
-		if (c->constisnull)
-			return 0.0;
-		fallback = RandomWithinFraction(((SimhashBall *) DatumGetPointer(c->constvalue))->radius);
-		/* a ball of everything or of nothing needs no statistics */
-		if (fallback == 0.0 || fallback == 1.0)
-			return fallback;
-	}
-	else if (IsA(ball_expr, FuncExpr) && ((FuncExpr *) ball_expr)->funcid == oids->ball_fn)
-		fallback = DefaultWithinSelectivity(root, lsecond(((FuncExpr *) ball_expr)->args));
-
-	args = ball_arg == 0 ? list_make2(ball_expr, lsecond(args))
-		: list_make2(linitial(args), ball_expr);
-	selec = generic_restriction_selectivity(root, operator, InvalidOid,
-											args, varRelid, fallback);
-	CLAMP_PROBABILITY(selec);
-	return selec;
-}
-
-/* SupportRequestSelectivity for hamming_within(a, b, r). */
 static bool
 WithinSelectivity(const SimhashPlannerOids *oids, SupportRequestSelectivity *req)
 {
 	Node	   *a,
 			   *b,
 			   *radius;
-	Node	   *center,
-			   *var;
+	Node	   *var,
+			   *center;
 
 	if (req->funcid != oids->within_fn || list_length(req->args) != 3)
 		return false;
 	a = linitial(req->args);
 	b = lsecond(req->args);
-	radius = lthird(req->args);
+	radius = estimate_expression_value(req->root, lthird(req->args));
 
 	if (req->is_join)
 	{
@@ -613,28 +584,21 @@ WithinSelectivity(const SimhashPlannerOids *oids, SupportRequestSelectivity *req
 		return true;
 	}
 
-	/* the operand that is not a constant is the variable */
-	center = estimate_expression_value(req->root, b);
 	var = a;
+	center = estimate_expression_value(req->root, b);
 	if (!IsA(center, Const))
 	{
-		center = estimate_expression_value(req->root, a);
-		var = b;
-	}
-	if (IsA(center, Const))
-	{
-		Node	   *r = estimate_expression_value(req->root, radius);
+		Node	   *a_value = estimate_expression_value(req->root, a);
 
-		if (IsA(r, Const))
-			req->selectivity =
-				WithinRestrictionSelectivity(oids, req->root, oids->ball_op,
-											 list_make2(var, MakeBall(oids, center, r)),
-											 req->varRelid);
-		else
-			req->selectivity = DEFAULT_WITHIN_SEL;
+		if (IsA(a_value, Const))
+		{
+			var = b;
+			center = a_value;
+		}
 	}
-	else
-		req->selectivity = DefaultWithinSelectivity(req->root, radius);
+	req->selectivity = restriction_selectivity(req->root, oids->ball_op,
+											   list_make2(var, MakeBall(oids, center, radius)),
+											   InvalidOid, req->varRelid);
 	return true;
 }
 
@@ -669,25 +633,6 @@ simhash_distance_support(PG_FUNCTION_ARGS)
 			PG_RETURN_POINTER(req);
 	}
 	PG_RETURN_POINTER(NULL);
-}
-
-/*
- * simhash_within_sel: restriction estimator of <@ (simhash, simhash_ball)
- * and of its commutator @>.
- */
-PG_FUNCTION_INFO_V1(simhash_within_sel);
-Datum
-simhash_within_sel(PG_FUNCTION_ARGS)
-{
-	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
-	Oid			operator = PG_GETARG_OID(1);
-	List	   *args = (List *) PG_GETARG_POINTER(2);
-	int			varRelid = PG_GETARG_INT32(3);
-	const SimhashPlannerOids *oids = GetPlannerOids(fcinfo->flinfo->fn_oid);
-
-	if (oids == NULL || list_length(args) != 2)
-		PG_RETURN_FLOAT8(DEFAULT_WITHIN_SEL);
-	PG_RETURN_FLOAT8(WithinRestrictionSelectivity(oids, root, operator, args, varRelid));
 }
 
 /*
