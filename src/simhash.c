@@ -8,6 +8,8 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "index/shindex.h"
+
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
@@ -20,6 +22,7 @@ void
 _PG_init(void)
 {
 	SimhashFingerprintInit();
+	SimhashIndexInit();
 	MarkGUCPrefixReserved("simhash");
 }
 
