@@ -14,7 +14,16 @@ OBJS        = src/simhash.o \
               src/distance.o \
               src/ball.o \
               src/planner.o \
-              src/fingerprint.o
+              src/fingerprint.o \
+              src/index/handler.o \
+              src/index/page.o \
+              src/index/build.o \
+              src/index/insert.o \
+              src/index/scan.o \
+              src/index/vacuum.o \
+              src/index/cost.o \
+              src/index/validate.o \
+              src/index/verify.o
 
 # The install script is assembled from one file per concern, in this order.
 SQL_PARTS   = src/sql/type.sql \
@@ -22,11 +31,12 @@ SQL_PARTS   = src/sql/type.sql \
               src/sql/distance.sql \
               src/sql/ball.sql \
               src/sql/planner.sql \
-              src/sql/fingerprint.sql
+              src/sql/fingerprint.sql \
+              src/sql/index.sql
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner nulls fingerprint golden dump
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint golden dump
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # TAP tests live in test/t.
@@ -47,6 +57,7 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control Makefile
 	  for f in $(SQL_PARTS); do echo; echo "-- ---- $$f"; cat $$f; done ) > $@
 
 src/*.o: src/*.h
+src/index/*.o: src/*.h src/index/*.h
 
 # The parts of installcheck, each on its own (scripts/test.sh runs them).
 .PHONY: installcheck-regress installcheck-tap

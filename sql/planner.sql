@@ -1,13 +1,15 @@
 -- "fp <-> q <= k", written so: the planner rewrites distance comparisons
--- into hamming_within(fp, q, k), which an index answers as
--- "fp <@ simhash_ball(q, k)" (src/planner.c).  Every form is shown with
--- EXPLAIN and checked against the truth computed without the extension's
--- operators: bit_count(fp::bit(64) # q::bit(64)).
+-- into the radius clause "fp <@ simhash_ball(q, k)" that a simhash index
+-- answers (or, between two columns, into hamming_within(fp, q, k), which
+-- becomes that clause for whichever side is indexed), and fp <-> q into
+-- fp <-># q so that ORDER BY fp <-> q can use the index (src/planner.c).
+-- Every form is shown with EXPLAIN and checked against the truth computed
+-- without the extension's operators: bit_count(fp::bit(64) # q::bit(64)).
 
 SET extra_float_digits = 0;
 
 CREATE TABLE docs (id int PRIMARY KEY, fp simhash);
--- 300 clusters of 10 near-duplicates (0 to 4 bits flipped), and NULLs.
+-- 1000 clusters of 10 near-duplicates (0 to 3 bits flipped), and NULLs.
 INSERT INTO docs
 SELECT c * 10 + v,
        (base # CASE WHEN v = 0 THEN 0
@@ -15,9 +17,10 @@ SELECT c * 10 + v,
                          # CASE WHEN v > 5 THEN (1::bigint << ((c + v * 11) % 64)) ELSE 0 END
                END)::simhash
   FROM (SELECT c, ('x' || substr(md5(c::text), 1, 16))::bit(64)::bigint AS base
-          FROM generate_series(1, 300) c) b,
+          FROM generate_series(1, 1000) c) b,
        generate_series(0, 9) v;
 INSERT INTO docs VALUES (1, NULL), (2, NULL);
+CREATE INDEX docs_fp ON docs USING simhash (fp);
 ANALYZE docs;
 
 CREATE TABLE queries (qid int, q simhash, k int);
@@ -52,7 +55,7 @@ SELECT count(*) AS cases,
        count(*) FILTER (WHERE (d.fp <-> q.q <= q.k::simhash_distance) IS DISTINCT FROM (truth(d.fp, q.q) <= q.k)) AS le_dd,
        count(*) FILTER (WHERE (hamming_distance(d.fp, q.q) <= q.k) IS DISTINCT FROM (truth(d.fp, q.q) <= q.k)) AS by_name
   FROM docs d, queries q
- WHERE d.id % 50 < 3 OR d.id < 3;
+ WHERE d.id % 200 < 3 OR d.id < 3;
 
 -- The same with constant radii (folded at plan time, k - 1 saturating).
 SELECT k,
@@ -61,7 +64,8 @@ SELECT k,
        count(*) FILTER (WHERE (fp <-> '0123456789abcdef' >= k) IS DISTINCT FROM (truth(fp, '0123456789abcdef') >= k)) +
        count(*) FILTER (WHERE (fp <-> '0123456789abcdef' > k) IS DISTINCT FROM (truth(fp, '0123456789abcdef') > k)) +
        count(*) FILTER (WHERE (fp <-> '0123456789abcdef' = k) IS DISTINCT FROM (truth(fp, '0123456789abcdef') = k)) AS mismatches
-  FROM docs, (VALUES (-2147483648), (-1), (0), (30), (32), (64), (2147483647)) r(k)
+  FROM (SELECT fp FROM docs WHERE id % 10 < 2 OR id < 3) d,
+       (VALUES (-2147483648), (-1), (0), (30), (32), (64), (2147483647)) r(k)
  GROUP BY k ORDER BY k;
 PREPARE consts AS
 SELECT count(*) FILTER (WHERE (fp <-> '0123456789abcdef' < -2147483648) IS DISTINCT FROM false) AS lt_min,
@@ -177,12 +181,44 @@ SELECT (SELECT array_agg(id ORDER BY id) FROM (SELECT id, fp <-> c.fp AS d FROM 
         SELECT array_agg(id ORDER BY id) FROM n WHERE fp <-> c.fp <= 3) AS cte
   FROM docs c WHERE c.id = 1500;
 
--- 5. Joins: the all-pairs near-duplicate query.
+-- 5. Joins: the all-pairs near-duplicate query.  The join clause becomes
+-- an index condition on whichever side is indexed (docs is the second
+-- operand in the first query, the first in the second).
+CREATE TABLE probes AS SELECT id, fp FROM docs WHERE id % 100 = 0 OR id < 3;
+ANALYZE probes;
+EXPLAIN (COSTS OFF)
+SELECT p.id, d.id FROM probes p JOIN docs d ON p.fp <-> d.fp <= 3;
+EXPLAIN (COSTS OFF)
+SELECT p.id, d.id FROM probes p JOIN docs d ON d.fp <-> p.fp < 4;
 EXPLAIN (COSTS OFF)
 SELECT a.id, b.id FROM docs a JOIN docs b ON a.fp <-> b.fp <= 3 AND a.id < b.id;
 SELECT count(*) AS pairs,
-       count(*) = (SELECT count(*) FROM docs a, docs b WHERE truth(a.fp, b.fp) <= 3 AND a.id < b.id) AS equals_truth
-  FROM docs a JOIN docs b ON a.fp <-> b.fp <= 3 AND a.id < b.id;
+       count(*) = (SELECT count(*) FROM probes p, docs d WHERE truth(p.fp, d.fp) <= 3) AS equals_truth
+  FROM probes p JOIN docs d ON p.fp <-> d.fp <= 3;
+-- ORDER BY fp <-> q LIMIT n: a k-NN index scan, in every spelling.
+EXPLAIN (COSTS OFF)
+SELECT id, fp <-> '0123456789abcdef' AS distance FROM docs ORDER BY fp <-> '0123456789abcdef' LIMIT 5;
+EXPLAIN (COSTS OFF)
+SELECT id, fp <-> '0123456789abcdef' AS distance FROM docs ORDER BY distance LIMIT 5;
+EXPLAIN (COSTS OFF)
+SELECT id FROM docs WHERE fp <-> '0123456789abcdef' <= 20 ORDER BY fp <-> '0123456789abcdef' LIMIT 5;
+EXPLAIN (COSTS OFF)
+SELECT p.id, n.id FROM probes p,
+       LATERAL (SELECT id FROM docs d ORDER BY d.fp <-> p.fp LIMIT 3) n;
+CREATE VIEW by_distance AS
+SELECT id, fp <-> '0123456789abcdef' AS distance FROM docs ORDER BY fp <-> '0123456789abcdef';
+EXPLAIN (COSTS OFF) SELECT * FROM by_distance LIMIT 5;
+PREPARE nearest(simhash, int) AS SELECT array_agg(distance) FROM
+  (SELECT fp <-> $1 AS distance FROM docs ORDER BY fp <-> $1 LIMIT $2) s;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE nearest('0123456789abcdef', 12);
+EXECUTE nearest('0123456789abcdef', 12);
+EXECUTE nearest(:'c1500', 12);
+RESET plan_cache_mode;
+SELECT array_agg(distance) AS truth FROM
+  (SELECT truth(fp, '0123456789abcdef') AS distance FROM docs WHERE fp IS NOT NULL ORDER BY 1 LIMIT 12) s;
+SELECT array_agg(distance) AS truth FROM
+  (SELECT truth(fp, :'c1500') AS distance FROM docs WHERE fp IS NOT NULL ORDER BY 1 LIMIT 12) s;
 
 -- 6. Volatile operands are not repeated: = with a volatile radius stays
 -- the plain comparison; <= keeps each operand once.  Both evaluate the
@@ -239,11 +275,16 @@ BEGIN
 	RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
 END $$;
 SELECT estimated_rows('SELECT * FROM docs WHERE fp <-> ''0123456789abcdef'' <= 3') < 50 AS small_radius,
-       estimated_rows('SELECT * FROM docs WHERE fp <-> ''0123456789abcdef'' <= 64') > 2900 AS everything,
+       estimated_rows('SELECT * FROM docs WHERE fp <-> ''0123456789abcdef'' <= 64') > 9900 AS everything,
        estimated_rows('SELECT * FROM docs WHERE fp <-> ''0123456789abcdef'' <= -1') <= 1 AS nothing,
        estimated_rows('SELECT * FROM docs WHERE fp <@ simhash_ball(''0123456789abcdef'', 3)') < 50 AS ball;
 
--- 10. The first query of a fresh connection, nothing preloaded.
+-- 10. The first query of a fresh connection, nothing preloaded: the
+-- library is loaded when the planner first calls the support function
+-- (the query names no simhash value, so nothing else loads it earlier).
 \c
-SELECT count(*) AS loaded FROM pg_settings WHERE name = 'shared_preload_libraries' AND setting <> '';
-EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> '0123456789abcdef' <= 3;
+SELECT count(*) AS preloaded FROM pg_settings
+ WHERE name IN ('shared_preload_libraries', 'session_preload_libraries', 'local_preload_libraries')
+   AND setting <> '';
+EXPLAIN (COSTS OFF)
+SELECT p.id, d.id FROM probes p JOIN docs d ON p.fp <-> d.fp <= 3;

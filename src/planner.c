@@ -6,39 +6,41 @@
  * operator is the indexed column; in (fp <-> q) <= k neither is.  The
  * extension therefore owns the whole expression and rewrites it while the
  * planner folds constants (SupportRequestSimplify), which happens before
- * index matching and needs no preloaded library or hook:
+ * index matching and needs no preloaded library or hook.
  *
- * - fp <-> q returns simhash_distance, a domain over int4 (clients see int4),
- *   and the comparison operators on that domain are the extension's own.
- *   Their functions carry simhash_distance_support, which rewrites, with
- *   d = fp <-> q,
- *		d <= k	into	hamming_within(fp, q, k)
- *		d <  k	into	hamming_within(fp, q, k - 1)		(k - 1 saturating)
- *		d >  k	into	NOT hamming_within(fp, q, k)
- *		d >= k	into	NOT hamming_within(fp, q, k - 1)
- *		d =  k	into	hamming_within(fp, q, k) AND NOT hamming_within(fp, q, k - 1)
- *		d <> k	into	the negation of that
- *   (= and <> only when fp, q and k are cheap to evaluate twice; k op d is
- *   handled by commuting).  All are exact, NULLs included: every form is
- *   NULL exactly when fp, q or k is.  Writing > and >= as negations lets
- *   NOT (d > k) fold back into hamming_within.  A comparison that cannot be
- *   rewritten so becomes the core int4 comparison, which keeps btree indexes,
- *   hash joins and statistics working for stored distances.
+ * Comparisons.  fp <-> q returns simhash_distance, a domain over int4
+ * (clients see int4), and the comparison operators on that domain are the
+ * extension's own.  Their functions carry simhash_distance_support, which
+ * rewrites, with d = fp <-> q and W(k) meaning "hamming distance <= k":
+ *		d <= k	into	W(k)
+ *		d <  k	into	W(k - 1)		(k - 1 saturating at INT_MIN)
+ *		d >  k	into	NOT W(k)
+ *		d >= k	into	NOT W(k - 1)
+ *		d =  k	into	W(k) AND NOT W(k - 1)
+ *		d <> k	into	NOT (W(k) AND NOT W(k - 1))
+ * and k op d by commuting.  = and <> are rewritten only when fp, q and k are
+ * cheap to evaluate twice (never volatile).  Every form is NULL exactly when
+ * fp, q or k is, so the rewrite is exact in any context.  Writing > and >=
+ * as negations lets NOT (d > k) fold back into W(k).  A comparison that is
+ * not rewritten so becomes the core int4 comparison, which keeps btree
+ * indexes, merge and hash joins and statistics working on stored distances.
  *
- * - hamming_within(a, b, r) answers SupportRequestIndexCondition with
- *   "a <@ simhash_ball(b, r)" or "b <@ simhash_ball(a, r)", whichever operand
- *   is the indexed column: only this step knows which side of a join is
- *   indexed.  The condition is exact (lossy = false).  It answers
- *   SupportRequestSelectivity like the <@ estimators below.
+ * W(k) is "fp <@ simhash_ball(q, k)" when q is constant within the query
+ * level (a literal, a parameter, an outer reference, a sublink) and fp is
+ * not: exactly the index condition.  When both vary (a join), W(k) is
+ * hamming_within(fp, q, k), and its SupportRequestIndexCondition builds
+ * "fp <@ simhash_ball(q, k)" or "q <@ simhash_ball(fp, k)" for whichever
+ * side is indexed: only that step knows.  That condition is exact
+ * (lossy = false), although a bitmap scan still rechecks hamming_within,
+ * as the planner cannot prove the one from the other.
  *
- * - ORDER BY fp <-> q: an index can only order by an operator whose result
- *   type is that of the sort (integer_ops), and the sort key of a domain
- *   expression is its int4 relabeling.  So the support function of
- *   hamming_distance itself rewrites every fp <-> q into fp <-># q (the int4
- *   twin, which index opclasses declare FOR ORDER BY integer_ops) wrapped in
- *   a RelabelType back to the domain; the planner strips the wrapper when it
- *   builds sort keys.  Stored views and rules are not rewritten: they keep
- *   showing <->.
+ * ORDER BY fp <-> q.  An index orders by an operator whose result the sort
+ * opfamily (integer_ops) orders, and the sort key of a domain expression is
+ * its int4 relabeling, so the support function of hamming_distance itself
+ * rewrites every fp <-> q into fp <-># q (the int4 twin, which the index
+ * opclass declares FOR ORDER BY integer_ops) wrapped in a RelabelType back
+ * to the domain; the planner strips the wrapper when it builds sort keys.
+ * Stored views and rules are not rewritten: they keep showing <->.
  *
  * Objects are recognised by OID only.  The OIDs are looked up once per
  * backend, by name and signature in the schema of the extension, which is
@@ -46,9 +48,8 @@
  * cache is dropped whenever pg_proc changes (DROP/CREATE EXTENSION), and
  * stays right across ALTER EXTENSION SET SCHEMA (OIDs do not change).
  *
- * The join estimator of <@ lives here too (its restriction estimator is the
- * index's, src/index/cost.c): "fp <@ ball" is what index conditions are made
- * of, and the all-pairs join needs a selectivity.
+ * The join estimator of <@ lives here too; its restriction estimator is the
+ * index's (src/index/cost.c).
  */
 #include "simhash.h"
 
@@ -122,6 +123,7 @@ typedef struct SimhashPlannerOids
 	Oid			within_fn;		/* hamming_within(simhash, simhash, integer) */
 	Oid			ball_fn;		/* simhash_ball(simhash, integer) */
 	Oid			ball_op;		/* <@ (simhash, simhash_ball) */
+	Oid			ball_op_fn;		/* its function */
 	Oid			comparison_fn[CMP_COUNT][SIG_COUNT];
 } SimhashPlannerOids;
 
@@ -206,6 +208,7 @@ GetPlannerOids(Oid caller_fn)
 	args[1] = INT4OID;
 	o.ball_fn = LookupFunction("simhash_ball", 2, args, nsp);
 	o.ball_op = LookupOperator("<@", o.simhash_type, o.ball_type, nsp);
+	o.ball_op_fn = OidIsValid(o.ball_op) ? get_opcode(o.ball_op) : InvalidOid;
 	if (!OidIsValid(o.distance_fn) || !OidIsValid(o.twin_fn) ||
 		!OidIsValid(o.within_fn) || !OidIsValid(o.distance_op) ||
 		!OidIsValid(o.twin_op) || !OidIsValid(o.ball_fn) ||
@@ -352,10 +355,62 @@ RadiusBelow(Node *radius)
 	}
 }
 
-/* hamming_within(a, b, radius) */
+/* The ball of fingerprints within radius of center, as an expression. */
+static Expr *
+MakeBall(const SimhashPlannerOids *oids, Node *center, Node *radius)
+{
+	if (IsA(center, Const) && IsA(radius, Const) &&
+		!((Const *) center)->constisnull && !((Const *) radius)->constisnull)
+	{
+		SimhashBall *ball = palloc0(sizeof(SimhashBall));
+
+		ball->center = DatumGetSimhash(((Const *) center)->constvalue);
+		ball->radius = DatumGetInt32(((Const *) radius)->constvalue);
+		return (Expr *) makeConst(oids->ball_type, -1, InvalidOid,
+								  sizeof(SimhashBall), PointerGetDatum(ball),
+								  false, false);
+	}
+	return (Expr *) makeFuncExpr(oids->ball_fn, oids->ball_type,
+								 list_make2(center, radius),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+/*
+ * True when expr has the same value for every row of the query level being
+ * planned: no Vars of that level (sublinks included), nothing volatile.
+ */
+static bool
+IsPseudoConstant(Node *expr)
+{
+	return !contain_vars_of_level(expr, 0) && !contain_volatile_functions(expr);
+}
+
+/*
+ * "hamming_distance(a, b) <= radius" as a clause.  When exactly one of a and
+ * b varies within the query level, that one is the candidate index column
+ * and the clause is directly "var <@ simhash_ball(center, radius)": what an
+ * index on var answers, estimated by <@'s estimator, with nothing left to
+ * recheck in a bitmap scan.  Otherwise (a join, or no column at all) it is
+ * hamming_within(a, b, radius), whose index condition is chosen later, once
+ * the planner knows which side is indexed.
+ */
 static Node *
 MakeWithin(const SimhashPlannerOids *oids, Node *a, Node *b, Node *radius)
 {
+	bool		a_constant = IsPseudoConstant(a);
+	bool		b_constant = IsPseudoConstant(b);
+
+	if (a_constant != b_constant)
+	{
+		OpExpr	   *clause;
+
+		clause = (OpExpr *) make_opclause(oids->ball_op, BOOLOID, false,
+										  (Expr *) (a_constant ? b : a),
+										  MakeBall(oids, a_constant ? a : b, radius),
+										  InvalidOid, InvalidOid);
+		clause->opfuncid = oids->ball_op_fn;
+		return (Node *) clause;
+	}
 	return (Node *) makeFuncExpr(oids->within_fn, BOOLOID,
 								 list_make3(a, b, radius),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
@@ -461,26 +516,6 @@ SimplifyDistanceCall(const SimhashPlannerOids *oids, FuncExpr *call)
 	return (Node *) op;
 }
 
-/* The ball of fingerprints within radius of center, as an expression. */
-static Expr *
-MakeBall(const SimhashPlannerOids *oids, Node *center, Node *radius)
-{
-	if (IsA(center, Const) && IsA(radius, Const) &&
-		!((Const *) center)->constisnull && !((Const *) radius)->constisnull)
-	{
-		SimhashBall *ball = palloc0(sizeof(SimhashBall));
-
-		ball->center = DatumGetSimhash(((Const *) center)->constvalue);
-		ball->radius = DatumGetInt32(((Const *) radius)->constvalue);
-		return (Expr *) makeConst(oids->ball_type, -1, InvalidOid,
-								  sizeof(SimhashBall), PointerGetDatum(ball),
-								  false, false);
-	}
-	return (Expr *) makeFuncExpr(oids->ball_fn, oids->ball_type,
-								 list_make2(center, radius),
-								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-}
-
 /*
  * SupportRequestIndexCondition for hamming_within(a, b, r): when a (or b) is
  * the index column and the other two are pseudo-constant for the index,
@@ -513,7 +548,7 @@ WithinIndexCondition(const SimhashPlannerOids *oids,
 									  (Expr *) indexed,
 									  MakeBall(oids, center, radius),
 									  InvalidOid, InvalidOid);
-	clause->opfuncid = get_opcode(oids->ball_op);
+	clause->opfuncid = oids->ball_op_fn;
 	req->lossy = false;
 	return list_make1(clause);
 }

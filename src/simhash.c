@@ -8,6 +8,8 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "index/shindex.h"
+
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
@@ -21,6 +23,7 @@ _PG_init(void)
 {
 	SimhashFingerprintInit();
 	SimhashPlannerInit();
+	SimhashIndexInit();
 	MarkGUCPrefixReserved("simhash");
 }
 

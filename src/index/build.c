@@ -1,0 +1,400 @@
+/*
+ * build.c
+ *	  Bulk build of a simhash index, and the init fork of unlogged indexes.
+ *
+ * The build collects (fingerprint, TID) pairs from the table in memory, up
+ * to maintenance_work_mem.  From a histogram of each table's prefixes it
+ * plans the buckets (consecutive prefixes packed to `fillfactor` of a page,
+ * whole chunks sharing a bucket while they fit, a directory page for any
+ * chunk that needs several buckets), sorts the entries by prefix with a
+ * counting sort, and writes every page once, in block order.  Rows beyond
+ * maintenance_work_mem are inserted one by one after the bulk load.
+ */
+#include "shindex.h"
+
+#include "access/tableam.h"
+#include "access/xloginsert.h"
+#include "catalog/index.h"
+#include "commands/progress.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/smgr.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+/* A planned page run: a directory page, or a bucket and its overflow pages. */
+typedef struct PlannedPages
+{
+	bool		isdir;
+	int			table;
+	uint32		lo;				/* bucket: prefix range; directory: chunk */
+	uint32		hi;
+	BlockNumber blkno;			/* first block */
+	uint32		npages;
+} PlannedPages;
+
+typedef struct ShBuildState
+{
+	Relation	index;
+	ShLayout	layout;
+	uint64	   *fps;
+	ItemPointerData *tids;
+	int64		n;
+	int64		cap;			/* allocated */
+	int64		maxn;			/* allowed by maintenance_work_mem */
+	bool		loaded;			/* bulk part written; insert the rest */
+	int64		inserted;		/* rows inserted after the bulk part */
+	MemoryContext tmpcxt;
+	/* the plan */
+	PlannedPages *plan;
+	int			nplan;
+	int			maxplan;
+	BlockNumber nextblk;
+	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+	uint64		dirmask[SH_MAX_TABLES];
+	bool		initfork;		/* write the init fork through smgr */
+} ShBuildState;
+
+static PlannedPages *
+AddPlan(ShBuildState *bs, bool isdir, int table, uint32 lo, uint32 hi, uint32 npages)
+{
+	PlannedPages *pp;
+
+	if (bs->nplan == bs->maxplan)
+	{
+		bs->maxplan *= 2;
+		bs->plan = repalloc_huge(bs->plan, sizeof(PlannedPages) * bs->maxplan);
+	}
+	pp = &bs->plan[bs->nplan++];
+	pp->isdir = isdir;
+	pp->table = table;
+	pp->lo = lo;
+	pp->hi = hi;
+	pp->blkno = bs->nextblk;
+	pp->npages = npages;
+	bs->nextblk += npages;
+	return pp;
+}
+
+/*
+ * Plans the pages of one table from its prefix histogram, assigning block
+ * numbers in the order the pages will be written.
+ */
+static void
+PlanTable(ShBuildState *bs, int t, const uint32 *hist)
+{
+	const ShLayout *layout = &bs->layout;
+	int			nchunks = layout->nchunks[t];
+	int64		target = layout->target;
+	int64	   *chunkcount = palloc0(sizeof(int64) * nchunks);
+	int			c = 0;
+
+	for (int k = 0; k < nchunks; k++)
+		for (uint32 p = (uint32) k << SH_CHUNK_BITS; p < ShChunkEnd(layout, t, k); p++)
+			chunkcount[k] += hist[p];
+
+	while (c < nchunks)
+	{
+		if (chunkcount[c] > target)
+		{
+			/* A directory page, then buckets packed within the chunk. */
+			uint32		p = (uint32) c << SH_CHUNK_BITS;
+			uint32		end = ShChunkEnd(layout, t, c);
+
+			bs->root[t][c] = AddPlan(bs, true, t, c, 0, 1)->blkno;
+			bs->dirmask[t] |= UINT64CONST(1) << c;
+			while (p < end)
+			{
+				uint32		start = p;
+				int64		sum = hist[p++];
+
+				if (sum > target)
+				{
+					AddPlan(bs, false, t, start, p, (uint32) ((sum + target - 1) / target));
+					continue;
+				}
+				while (p < end && sum + hist[p] <= target)
+					sum += hist[p++];
+				AddPlan(bs, false, t, start, p, 1);
+			}
+			c++;
+		}
+		else
+		{
+			/* Whole chunks sharing one bucket while they fit. */
+			int			first = c;
+			int64		sum = chunkcount[c++];
+			BlockNumber blkno;
+
+			while (c < nchunks && chunkcount[c] <= target && sum + chunkcount[c] <= target)
+				sum += chunkcount[c++];
+			blkno = AddPlan(bs, false, t, (uint32) first << SH_CHUNK_BITS,
+							ShChunkEnd(layout, t, c - 1), 1)->blkno;
+			for (int k = first; k < c; k++)
+				bs->root[t][k] = blkno;
+		}
+	}
+	pfree(chunkcount);
+}
+
+/*
+ * Writes one finished page image as block blkno: through the buffer manager
+ * with a full-image generic WAL record, or for an init fork through smgr
+ * with log_newpage.
+ */
+static void
+WritePage(ShBuildState *bs, Page image, BlockNumber blkno)
+{
+	if (bs->initfork)
+	{
+		SMgrRelation smgr = RelationGetSmgr(bs->index);
+
+		PageSetChecksumInplace(image, blkno);
+		smgrextend(smgr, INIT_FORKNUM, blkno, (char *) image, true);
+		log_newpage(&smgr->smgr_rnode.node, INIT_FORKNUM, blkno, image, true);
+	}
+	else
+	{
+		Buffer		buf = ShNewBuffer(bs->index);
+		GenericXLogState *state;
+		Page		page;
+
+		if (BufferGetBlockNumber(buf) != blkno)
+			elog(ERROR, "simhash index build expected block %u, got %u",
+				 blkno, BufferGetBlockNumber(buf));
+		state = GenericXLogStart(bs->index);
+		page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+		memcpy(page, image, BLCKSZ);
+		GenericXLogFinish(state);
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+/*
+ * Plans and writes the whole index from the entries collected in bs.
+ */
+static void
+WriteIndex(ShBuildState *bs)
+{
+	const ShLayout *layout = &bs->layout;
+	int			m = layout->ntables;
+	uint32	  **hist = palloc(sizeof(uint32 *) * m);
+	uint32	   *order = NULL;
+	PGAlignedBlock image;
+	ShMetaPageData *meta;
+	int			pi = 0;
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, 3);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, bs->n * m);
+
+	bs->maxplan = 1024;
+	bs->nplan = 0;
+	bs->plan = palloc(sizeof(PlannedPages) * bs->maxplan);
+	bs->nextblk = SH_METAPAGE_BLKNO + 1;
+	for (int t = 0; t < m; t++)
+	{
+		hist[t] = palloc0(sizeof(uint32) * ((Size) 1 << layout->pbits[t]));
+		for (int64 i = 0; i < bs->n; i++)
+			hist[t][ShPrefix(layout, t, bs->fps[i])]++;
+		PlanTable(bs, t, hist[t]);
+	}
+
+	/* The metapage. */
+	memset(image.data, 0, BLCKSZ);
+	ShInitPage(image.data, SH_PAGE_META, 0, 0, 0);
+	meta = ShPageGetMeta(image.data);
+	meta->magic = SH_MAGIC;
+	meta->version = SH_VERSION;
+	meta->ntables = m;
+	meta->fillfactor = layout->fillfactor;
+	memcpy(meta->root, bs->root, sizeof(meta->root));
+	memcpy(meta->dirmask, bs->dirmask, sizeof(meta->dirmask));
+	((PageHeader) image.data)->pd_lower = (char *) meta + sizeof(ShMetaPageData) - image.data;
+	WritePage(bs, image.data, SH_METAPAGE_BLKNO);
+
+	if (bs->n > 0)
+		order = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * bs->n);
+
+	for (int t = 0; t < m; t++)
+	{
+		uint32		nprefix = (uint32) 1 << layout->pbits[t];
+		int64		pos = 0;
+
+		/* Counting sort of the entries by this table's prefix. */
+		if (bs->n > 0)
+		{
+			int64	   *start = palloc(sizeof(int64) * (nprefix + 1));
+
+			for (uint32 p = 0; p < nprefix; p++)
+			{
+				start[p] = pos;
+				pos += hist[t][p];
+			}
+			start[nprefix] = pos;
+			for (int64 i = 0; i < bs->n; i++)
+				order[start[ShPrefix(layout, t, bs->fps[i])]++] = (uint32) i;
+			pfree(start);
+		}
+
+		pos = 0;
+		for (; pi < bs->nplan && bs->plan[pi].table == t; pi++)
+		{
+			PlannedPages *pp = &bs->plan[pi];
+
+			CHECK_FOR_INTERRUPTS();
+			memset(image.data, 0, BLCKSZ);
+			if (pp->isdir)
+			{
+				/* Every prefix of the chunk -> the planned bucket holding it. */
+				BlockNumber *dir;
+				int			b = pi + 1;
+				uint32		end = ShChunkEnd(layout, t, pp->lo);
+
+				ShInitPage(image.data, SH_PAGE_DIR, t, pp->lo, 0);
+				((PageHeader) image.data)->pd_lower = SH_ENTRIES_OFFSET + SH_CHUNK_SIZE * sizeof(BlockNumber);
+				dir = ShDirEntries(image.data);
+				for (int i = 0; i < SH_CHUNK_SIZE; i++)
+					dir[i] = InvalidBlockNumber;
+				for (uint32 p = pp->lo << SH_CHUNK_BITS; p < end; p++)
+				{
+					while (bs->plan[b].hi <= p)
+						b++;
+					dir[p & (SH_CHUNK_SIZE - 1)] = bs->plan[b].blkno;
+				}
+				WritePage(bs, image.data, pp->blkno);
+				continue;
+			}
+
+			for (uint32 k = 0; k < pp->npages; k++)
+			{
+				ShPageOpaque opaque;
+
+				ShInitPage(image.data, k == 0 ? SH_PAGE_BUCKET : SH_PAGE_OVERFLOW,
+						   t, pp->lo, pp->hi);
+				opaque = ShPageGetOpaque(image.data);
+				while (pos < bs->n && opaque->nentries < layout->target &&
+					   ShPrefix(layout, t, bs->fps[order[pos]]) < pp->hi)
+				{
+					ShAppendEntry(image.data, bs->fps[order[pos]], &bs->tids[order[pos]]);
+					pos++;
+				}
+				if (k + 1 < pp->npages)
+					opaque->next = pp->blkno + k + 1;
+				WritePage(bs, image.data, pp->blkno + k);
+			}
+		}
+		if (pos != bs->n)
+			elog(ERROR, "simhash index build placed " INT64_FORMAT " of " INT64_FORMAT " entries",
+				 pos, bs->n);
+		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, bs->n * (t + 1));
+	}
+	bs->loaded = true;
+}
+
+static void
+BuildCallback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			  bool tupleIsAlive, void *state)
+{
+	ShBuildState *bs = (ShBuildState *) state;
+
+	if (isnull[0])
+		return;
+	if (bs->loaded)
+	{
+		/* Past maintenance_work_mem: the index exists, insert normally. */
+		MemoryContext old = MemoryContextSwitchTo(bs->tmpcxt);
+
+		for (int t = 0; t < bs->layout.ntables; t++)
+			ShInsertEntry(index, &bs->layout, t, DatumGetSimhash(values[0]), tid);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(bs->tmpcxt);
+		bs->inserted++;
+		return;
+	}
+	if (bs->n == bs->maxn)
+	{
+		ereport(NOTICE,
+				(errmsg("simhash index \"%s\" no longer fits into maintenance_work_mem after " INT64_FORMAT " rows",
+						RelationGetRelationName(index), bs->n),
+				 errdetail("The remaining rows are inserted one by one, which is slower."),
+				 errhint("Increase maintenance_work_mem.")));
+		WriteIndex(bs);
+		pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, 4);
+		BuildCallback(index, tid, values, isnull, tupleIsAlive, state);
+		return;
+	}
+	if (bs->n == bs->cap)
+	{
+		/* reltuples was only a hint: grow, within maxn. */
+		bs->cap = Min(bs->maxn, bs->cap * 2);
+		bs->fps = repalloc_huge(bs->fps, sizeof(uint64) * bs->cap);
+		bs->tids = repalloc_huge(bs->tids, sizeof(ItemPointerData) * bs->cap);
+	}
+	bs->fps[bs->n] = DatumGetSimhash(values[0]);
+	bs->tids[bs->n] = *tid;
+	bs->n++;
+}
+
+static void
+InitBuildState(ShBuildState *bs, Relation index)
+{
+	ShOptions  *opts = (ShOptions *) index->rd_options;
+
+	memset(bs, 0, sizeof(ShBuildState));
+	bs->index = index;
+	ShLayoutFromOptions(&bs->layout,
+						opts ? opts->blocks : SH_DEFAULT_BLOCKS,
+						opts ? opts->fillfactor : SH_DEFAULT_FILLFACTOR);
+}
+
+/*
+ * ambuild: bulk-loads a new index from the table.
+ */
+IndexBuildResult *
+shbuild(Relation heap, Relation index, struct IndexInfo *indexInfo)
+{
+	IndexBuildResult *result;
+	ShBuildState bs;
+	double		reltuples;
+	Size		perrow = sizeof(uint64) + sizeof(ItemPointerData) + sizeof(uint32);
+
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data",
+			 RelationGetRelationName(index));
+
+	InitBuildState(&bs, index);
+	bs.maxn = Max((int64) 1024, (int64) maintenance_work_mem * 1024 / (int64) perrow);
+	bs.maxn = Min(bs.maxn, (int64) PG_UINT32_MAX);
+	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "simhash build",
+									  ALLOCSET_DEFAULT_SIZES);
+	bs.cap = Min(bs.maxn, (int64) Max(1024.0, heap->rd_rel->reltuples * 1.1));
+	bs.fps = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint64) * bs.cap);
+	bs.tids = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(ItemPointerData) * bs.cap);
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, 2);
+	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+									   BuildCallback, (void *) &bs, NULL);
+	if (!bs.loaded)
+		WriteIndex(&bs);
+
+	MemoryContextDelete(bs.tmpcxt);
+	result = palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = bs.n + bs.inserted;
+	return result;
+}
+
+/*
+ * ambuildempty: writes an empty index (metapage and one bucket per table)
+ * into the init fork of an unlogged index.
+ */
+void
+shbuildempty(Relation index)
+{
+	ShBuildState bs;
+
+	InitBuildState(&bs, index);
+	bs.initfork = true;
+	WriteIndex(&bs);
+	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
+}

@@ -1,0 +1,209 @@
+/*
+ * cost.c
+ *	  Planner support for simhash indexes: the cost estimate, and the
+ *	  selectivity estimator of the radius operator <@.
+ *
+ * THE COST MODEL
+ *
+ * A radius-r search probes, in each block table t with s_t >= 0 (see
+ * scan.c), every prefix within s_t of the query's: C(P, 0) + ... + C(P, s_t)
+ * buckets, capped by the bucket pages a table has.  Each probed bucket is
+ * one random page read (the metapage and directory pages are few and stay
+ * cached) and costs one popcount per entry on it.  When the probes would
+ * read as many pages as a whole table, the scan reads one table instead,
+ * which is what we charge then.  So a radius-3 lookup among millions of
+ * rows costs four page reads, while radius 30 costs a whole table and a
+ * sequential scan wins on small tables.
+ *
+ * A k-NN scan (ORDER BY fp <-> q with no qual) grows its radius until it
+ * has returned enough rows; we charge the first steps as start-up cost and
+ * reading a whole table as the total, so that with LIMIT n the planner's
+ * interpolation prefers the index while n is small.
+ *
+ * When the ball is not a constant (a parameter), we assume radius 3, the
+ * near-duplicate threshold of Manku et al. and the common case.
+ */
+#include "shindex.h"
+
+#include <math.h>
+
+#include "access/relation.h"
+#include "catalog/pg_type.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/selfuncs.h"
+#include "utils/spccache.h"
+
+#include "ball.h"
+
+#define SH_ASSUMED_RADIUS 3
+
+/*
+ * P(distance <= radius) for two independent uniformly random 64-bit
+ * fingerprints: sum over i <= radius of C(64, i) / 2^64.
+ */
+double
+ShWithinProbability(int radius)
+{
+	if (radius < 0)
+		return 0.0;
+	if (radius >= SIMHASH_BITS)
+		return 1.0;
+	return ldexp(ShCountProbes(SIMHASH_BITS, radius), -SIMHASH_BITS);
+}
+
+/* The radius an index clause searches: from its constant, or assumed. */
+static int
+ClauseRadius(RestrictInfo *rinfo, int *strategy)
+{
+	OpExpr	   *op = (OpExpr *) rinfo->clause;
+	Node	   *arg;
+
+	if (!IsA(op, OpExpr) || list_length(op->args) != 2)
+		return SH_ASSUMED_RADIUS;
+	arg = (Node *) lsecond(op->args);
+	if (exprType(arg) != exprType((Node *) linitial(op->args)))
+	{
+		/* fp <@ ball */
+		if (IsA(arg, Const) && !((Const *) arg)->constisnull)
+			return ((SimhashBall *) DatumGetPointer(((Const *) arg)->constvalue))->radius;
+		return SH_ASSUMED_RADIUS;
+	}
+	return 0;					/* fp = value */
+}
+
+void
+shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
+			   Cost *indexStartupCost, Cost *indexTotalCost,
+			   Selectivity *indexSelectivity, double *indexCorrelation,
+			   double *indexPages)
+{
+	IndexOptInfo *index = path->indexinfo;
+	GenericCosts costs;
+	Relation	rel;
+	ShLayout	layout;
+	double		ntuples = Max(index->tuples, 1.0);
+	double		perTable;
+	double		pages;
+	double		examined;
+	double		spc_random_page_cost;
+	int			radius = -1;
+	int			strategy = 0;
+	ListCell   *lc;
+
+	MemSet(&costs, 0, sizeof(costs));
+	genericcostestimate(root, path, loop_count, &costs);
+
+	rel = relation_open(index->indexoid, NoLock);
+	layout = *ShGetLayout(rel);
+	relation_close(rel, NoLock);
+	get_tablespace_page_costs(index->reltablespace, &spc_random_page_cost, NULL);
+
+	perTable = Max(1.0, (double) (index->pages - 1) / layout.ntables);
+
+	/* The search is driven by the qual with the smallest radius. */
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+		ListCell   *lc2;
+
+		foreach(lc2, iclause->indexquals)
+		{
+			int			r = ClauseRadius(lfirst_node(RestrictInfo, lc2), &strategy);
+
+			if (radius < 0 || r < radius)
+				radius = Max(r, 0);
+		}
+	}
+
+	if (radius >= 0)
+	{
+		int			probe[SH_MAX_TABLES];
+		double		probes = 0;
+
+		ShProbeRadii(&layout, Min(radius, SIMHASH_BITS), probe);
+		for (int t = 0; t < layout.ntables; t++)
+			if (probe[t] >= 0)
+				probes += Min(ShCountProbes(layout.pbits[t], probe[t]), perTable);
+		if (radius >= SIMHASH_BITS || probes >= perTable)
+		{
+			pages = perTable;
+			examined = ntuples;
+		}
+		else
+		{
+			pages = probes;
+			examined = probes * ntuples / perTable;
+		}
+		*indexStartupCost = 0;
+		*indexTotalCost = pages * spc_random_page_cost +
+			examined * cpu_operator_cost +
+			costs.numIndexTuples * cpu_index_tuple_cost;
+	}
+	else
+	{
+		/* k-NN (or no qual at all): first steps, then a whole table. */
+		pages = perTable;
+		examined = ntuples;
+		*indexStartupCost = Min(layout.ntables, perTable) * spc_random_page_cost;
+		*indexTotalCost = *indexStartupCost + pages * spc_random_page_cost +
+			examined * (cpu_operator_cost + cpu_index_tuple_cost);
+	}
+	/*
+	 * The costs are those of one scan: the planner multiplies them by the
+	 * number of loops of a parameterized scan itself (cost_index,
+	 * initial_cost_nestloop), so they must not be multiplied here.
+	 */
+	*indexSelectivity = costs.indexSelectivity;
+	*indexCorrelation = 0;
+	*indexPages = pages;
+}
+
+/*
+ * simhash_within_sel: RESTRICT estimator of fp <@ ball (and ball @> fp).
+ *
+ * For uniformly random fingerprints the fraction within radius r is the
+ * binomial tail ShWithinProbability(r).  Real collections are clustered
+ * (near-duplicates are why the index exists), which that underestimates,
+ * so we also test the ball against the column's most common values and
+ * histogram sample (generic_restriction_selectivity) and take the larger
+ * of the two.  XXX: a sample of ~100 values sees a cluster only when it is
+ * at least ~1% of the table; smaller clusters are still underestimated.
+ */
+PG_FUNCTION_INFO_V1(simhash_within_sel);
+Datum
+simhash_within_sel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	Oid			operator = PG_GETARG_OID(1);
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	int			varRelid = PG_GETARG_INT32(3);
+	VariableStatData vardata;
+	Node	   *other;
+	bool		varonleft;
+	int			radius = SH_ASSUMED_RADIUS;
+	double		binomial;
+	double		sampled;
+	double		selec;
+
+	if (get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
+	{
+		if (IsA(other, Const))
+		{
+			if (((Const *) other)->constisnull)
+			{
+				ReleaseVariableStats(vardata);
+				PG_RETURN_FLOAT8(0.0);
+			}
+			radius = ((SimhashBall *) DatumGetPointer(((Const *) other)->constvalue))->radius;
+		}
+		ReleaseVariableStats(vardata);
+	}
+
+	binomial = ShWithinProbability(radius);
+	sampled = generic_restriction_selectivity(root, operator, InvalidOid, args,
+											  varRelid, binomial);
+	selec = Max(binomial, sampled);
+	CLAMP_PROBABILITY(selec);
+	PG_RETURN_FLOAT8(selec);
+}

@@ -1,0 +1,599 @@
+/*
+ * scan.c
+ *	  Searching a simhash index: radius search by multi-index hashing,
+ *	  k-nearest-neighbour search by growing the radius, amgettuple and
+ *	  amgetbitmap.
+ *
+ * THE PIGEONHOLE ARGUMENT
+ *
+ * Write the radius as r = q*m + a with 0 <= a < m.  If every one of the
+ * first a+1 blocks of a fingerprint differed from the query's in more than q
+ * bits and every other block in more than q-1 bits, the distance would be at
+ * least (a+1)(q+1) + (m-a-1)q = r+1.  So every fingerprint within r has some
+ * block j within s_j of the query's block j, where s_j = q for j <= a and
+ * q-1 otherwise (Norouzi et al.).  For r < m that is "block j equal" for
+ * j = 0..r: r+1 exact probes (Manku et al.).  Table j is probed with every
+ * prefix within s_j of the query's prefix.
+ *
+ * Each entry carries the whole fingerprint, so the distance is checked here
+ * and only true matches are returned.  A fingerprint is reported by the
+ * first table j in which it qualifies (block j within s_j); the same entry
+ * met in a later table is skipped because some earlier block already
+ * qualified.  Within one table each probed prefix is read exactly once,
+ * under the lock of the bucket that covers it at that moment (see the
+ * locking notes in shindex.h), so nothing is returned twice.
+ *
+ * When the probes would read about as many pages as a whole table holds,
+ * the search reads block table 0 from end to end instead: still exact,
+ * since every indexed row is in every table once.
+ *
+ * RACES WITH VACUUM
+ *
+ * A scan copies matching TIDs to backend memory and holds no pin between
+ * calls, so VACUUM may remove an entry and a new row may take its TID before
+ * the heap is visited.  Under an MVCC snapshot the new row is invisible to
+ * the scan, so xs_recheck = false is safe; under any other snapshot the
+ * executor is told to recheck the operator on the heap tuple.
+ */
+#include "shindex.h"
+
+#include "access/relscan.h"
+#include "lib/qunique.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "pgstat.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "ball.h"
+
+typedef struct ShResult
+{
+	uint64		fp;
+	ItemPointerData tid;
+} ShResult;
+
+typedef struct ShScanOpaqueData
+{
+	MemoryContext cxt;			/* per-scan memory, reset by amrescan */
+	ShLayout	layout;
+	bool		ready;			/* keys examined since the last rescan */
+	bool		empty;			/* no row can satisfy the keys */
+	int			nquals;
+	uint64	   *qcenter;		/* quals: fp within qradius of qcenter */
+	int		   *qradius;
+	int			drive;			/* the qual driving the search, or -1 */
+	int			norder;
+	uint64	   *ocenter;		/* ORDER BY fp <-> ocenter[i] */
+	bool		order_null;		/* an ORDER BY argument is NULL */
+
+	/* results not yet returned (amgettuple) */
+	ShResult   *res;
+	int64		nres;
+	int64		maxres;
+	int64		pos;
+	int			done_radius;	/* k-NN: all rows within it returned */
+	bool		exhausted;		/* nothing left after res */
+
+	/* where the current search sends its matches */
+	TIDBitmap  *tbm;
+	int64		ntids;
+	int			mindist;		/* emit only distances above this */
+	uint64		center;			/* of the current search */
+} ShScanOpaqueData;
+
+typedef ShScanOpaqueData *ShScanOpaque;
+
+/* Probe radius s_j of every table for radius r (negative: not probed). */
+void
+ShProbeRadii(const ShLayout *layout, int radius, int *probe)
+{
+	int			m = layout->ntables;
+	int			q = radius / m;
+	int			a = radius % m;
+
+	for (int t = 0; t < m; t++)
+		probe[t] = (t <= a) ? q : q - 1;
+}
+
+/* Number of bit strings of `bits` bits within `radius` of a given one. */
+double
+ShCountProbes(int bits, int radius)
+{
+	double		sum = 0;
+	double		binom = 1;
+
+	for (int i = 0; i <= Min(radius, bits); i++)
+	{
+		sum += binom;
+		binom = binom * (bits - i) / (i + 1);
+	}
+	return sum;
+}
+
+static int
+CompareUint32(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Returns, sorted, every prefix of `bits` bits within `radius` of prefix;
+ * *n receives their number.  Allocated in the current memory context.
+ */
+static uint32 *
+EnumeratePrefixes(uint32 prefix, int bits, int radius, int *n)
+{
+	uint32		limit = (uint32) 1 << bits;
+	uint32	   *out = palloc(sizeof(uint32) * (Size) ShCountProbes(bits, radius));
+	int			k = 0;
+
+	for (int c = 0; c <= Min(radius, bits); c++)
+	{
+		/* Gosper's hack: every c-bit mask below limit, in increasing order. */
+		uint32		mask = (c == 0) ? 0 : ((uint32) 1 << c) - 1;
+
+		for (;;)
+		{
+			uint32		low,
+						ripple;
+
+			out[k++] = prefix ^ mask;
+			if (mask == 0)
+				break;
+			low = mask & -mask;
+			ripple = mask + low;
+			if (ripple >= limit || ripple == 0)
+				break;
+			mask = (((ripple ^ mask) >> 2) / low) | ripple;
+			if (mask >= limit)
+				break;
+		}
+	}
+	qsort(out, k, sizeof(uint32), CompareUint32);
+	*n = k;
+	return out;
+}
+
+/* True when fp satisfies every qual of the scan. */
+static inline bool
+PassesQuals(ShScanOpaque so, uint64 fp)
+{
+	for (int i = 0; i < so->nquals; i++)
+		if (SimhashDistance(fp, so->qcenter[i]) > so->qradius[i])
+			return false;
+	return true;
+}
+
+/* Hands a match to the bitmap, or keeps it for amgettuple. */
+static void
+Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
+{
+	if (so->tbm)
+	{
+		tbm_add_tuples(so->tbm, tid, 1, false);
+		so->ntids++;
+		return;
+	}
+	if (so->nres == so->maxres)
+	{
+		so->maxres *= 2;
+		so->res = repalloc_huge(so->res, sizeof(ShResult) * so->maxres);
+	}
+	so->res[so->nres].fp = fp;
+	so->res[so->nres].tid = *tid;
+	so->nres++;
+}
+
+/*
+ * Emits the entries of one bucket or overflow page of table t that pass:
+ * distance to the center in (mindist, radius], prefix at least minprefix,
+ * and, when probing (probe not NULL), block t within probe[t] while no
+ * earlier block is within its own probe radius; then the quals.  The page
+ * is locked by the caller.
+ */
+static void
+ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+		 const int *probe)
+{
+	const ShLayout *layout = &so->layout;
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	uint64		center = so->center;
+
+	for (int e = 0; e < opaque->nentries; e++)
+	{
+		const char *entry = ShPageEntry(page, e);
+		uint64		fp = ShEntryFingerprint(entry);
+		uint64		x = fp ^ center;
+		int			d = SIMHASH_POPCOUNT64(x);
+		ItemPointerData tid;
+
+		if (d > radius || d <= so->mindist)
+			continue;
+		if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
+			continue;
+		if (probe)
+		{
+			bool		dup = false;
+
+			if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
+				continue;
+			for (int j = 0; j < t && !dup; j++)
+				dup = SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j];
+			if (dup)
+				continue;
+		}
+		if (!PassesQuals(so, fp))
+			continue;
+		ShEntryTid(entry, &tid);
+		Emit(so, fp, &tid);
+	}
+}
+
+/*
+ * Reads block table t for the prefixes in keys[0..nkeys), sorted (every
+ * prefix when keys is NULL), and emits what passes ScanPage.  Each prefix
+ * is read exactly once: from the bucket that covers it when we get there,
+ * together with all later prefixes that bucket covers.
+ */
+static void
+ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
+		  int radius, const int *probe)
+{
+	const ShLayout *layout = &so->layout;
+	uint32		nprefix = (uint32) 1 << layout->pbits[t];
+	int			i = 0;
+	uint32		k = 0;
+	int			retries = 0;
+
+	while (keys ? i < nkeys : k < nprefix)
+	{
+		BlockNumber blkno;
+		Buffer		buf;
+		Page		page;
+		ShPageOpaque opaque;
+		uint32		hi;
+
+		if (keys)
+			k = keys[i];
+		blkno = ShLookupBucket(index, layout, t, k);
+		buf = ReadBuffer(index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		opaque = ShCheckPage(index, page, blkno, SH_PAGE_BUCKET, t);
+		if (k < opaque->lo || k >= opaque->hi)
+		{
+			/* A split moved k since we looked: look again. */
+			UnlockReleaseBuffer(buf);
+			if (++retries > 1000)
+				ShCorrupted(index, "No bucket of block table %d covers prefix %u.", t, k);
+			continue;
+		}
+		hi = opaque->hi;
+		ScanPage(so, page, t, k, radius, keys ? probe : NULL);
+		blkno = opaque->next;
+		UnlockReleaseBuffer(buf);
+
+		/* Overflow pages: a single-prefix bucket never splits. */
+		while (blkno != InvalidBlockNumber)
+		{
+			buf = ReadBuffer(index, blkno);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, t);
+			ScanPage(so, page, t, k, radius, keys ? probe : NULL);
+			blkno = opaque->next;
+			UnlockReleaseBuffer(buf);
+		}
+
+		/* Every wanted prefix below hi has been read. */
+		if (keys)
+		{
+			while (i < nkeys && keys[i] < hi)
+				i++;
+		}
+		else
+			k = hi;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Emits every indexed row within `radius` of `center` (and above
+ * so->mindist) that passes the quals.  Returns the radius actually
+ * searched: 64 when it chose to read a whole table instead of probing.
+ */
+static int
+RadiusSearch(IndexScanDesc scan, uint64 center, int radius)
+{
+	Relation	index = scan->indexRelation;
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+	const ShLayout *layout = &so->layout;
+	int			probe[SH_MAX_TABLES];
+	double		perTable;
+	double		probes = 0;
+	MemoryContext old;
+
+	if (radius < 0)
+		return radius;
+	radius = Min(radius, SIMHASH_BITS);
+	so->center = center;
+
+	/* Bucket pages per table (directories are a small share). */
+	perTable = Max(1.0, (double) (RelationGetNumberOfBlocks(index) - 1) / layout->ntables);
+	ShProbeRadii(layout, radius, probe);
+	for (int t = 0; t < layout->ntables; t++)
+		if (probe[t] >= 0)
+			probes += Min(ShCountProbes(layout->pbits[t], probe[t]), perTable);
+
+	if (radius >= SIMHASH_BITS || probes >= perTable)
+	{
+		ScanTable(index, so, 0, NULL, 0, SIMHASH_BITS, probe);
+		return SIMHASH_BITS;
+	}
+
+	for (int t = 0; t < layout->ntables; t++)
+	{
+		uint32	   *keys;
+		int			nkeys;
+
+		if (probe[t] < 0)
+			continue;
+		old = MemoryContextSwitchTo(so->cxt);
+		keys = EnumeratePrefixes(ShPrefix(layout, t, center), layout->pbits[t],
+								 probe[t], &nkeys);
+		MemoryContextSwitchTo(old);
+		ScanTable(index, so, t, keys, nkeys, radius, probe);
+		pfree(keys);
+	}
+	return radius;
+}
+
+static int
+CompareResults(const void *a, const void *b, void *arg)
+{
+	const ShResult *x = a;
+	const ShResult *y = b;
+	ShScanOpaque so = arg;
+
+	for (int i = 0; i < so->norder; i++)
+	{
+		int			dx = SimhashDistance(x->fp, so->ocenter[i]);
+		int			dy = SimhashDistance(y->fp, so->ocenter[i]);
+
+		if (dx != dy)
+			return dx < dy ? -1 : 1;
+	}
+	return ItemPointerCompare((ItemPointer) &x->tid, (ItemPointer) &y->tid);
+}
+
+IndexScanDesc
+shbeginscan(Relation r, int nkeys, int norderbys)
+{
+	IndexScanDesc scan = RelationGetIndexScan(r, nkeys, norderbys);
+	ShScanOpaque so = palloc0(sizeof(ShScanOpaqueData));
+
+	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "simhash scan",
+									ALLOCSET_DEFAULT_SIZES);
+	so->layout = *ShGetLayout(r);
+	so->qcenter = palloc(sizeof(uint64) * Max(nkeys, 1));
+	so->qradius = palloc(sizeof(int) * Max(nkeys, 1));
+	so->ocenter = palloc(sizeof(uint64) * Max(norderbys, 1));
+	if (norderbys > 0)
+	{
+		/* The access method provides the ORDER BY value arrays. */
+		scan->xs_orderbyvals = palloc0(sizeof(Datum) * norderbys);
+		scan->xs_orderbynulls = palloc(sizeof(bool) * norderbys);
+		memset(scan->xs_orderbynulls, true, sizeof(bool) * norderbys);
+	}
+	scan->opaque = so;
+	return scan;
+}
+
+void
+shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+		 ScanKey orderbys, int norderbys)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	if (scankey && scan->numberOfKeys > 0)
+		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
+	if (orderbys && scan->numberOfOrderBys > 0)
+		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
+	MemoryContextReset(so->cxt);
+	so->ready = false;
+	so->res = NULL;
+	so->nres = so->maxres = so->pos = 0;
+}
+
+/*
+ * Turns the scan keys into centers and radii.  A NULL or negative-radius
+ * key means no row can match.
+ */
+static void
+PrepareScan(IndexScanDesc scan)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	so->empty = false;
+	so->nquals = 0;
+	so->drive = -1;
+	for (int i = 0; i < scan->numberOfKeys; i++)
+	{
+		ScanKey		key = &scan->keyData[i];
+		uint64		center;
+		int			radius;
+
+		if (key->sk_flags & SK_ISNULL)
+		{
+			so->empty = true;
+			continue;
+		}
+		switch (key->sk_strategy)
+		{
+			case SH_WITHIN_STRATEGY:
+				{
+					SimhashBall *ball = (SimhashBall *) DatumGetPointer(key->sk_argument);
+
+					center = ball->center;
+					radius = ball->radius;
+					break;
+				}
+			case SH_EQUAL_STRATEGY:
+				center = DatumGetSimhash(key->sk_argument);
+				radius = 0;
+				break;
+			default:
+				elog(ERROR, "unrecognized strategy number %d for a simhash index",
+					 key->sk_strategy);
+		}
+		if (radius < 0)
+			so->empty = true;
+		so->qcenter[so->nquals] = center;
+		so->qradius[so->nquals] = Min(radius, SIMHASH_BITS);
+		if (so->drive < 0 || so->qradius[so->nquals] < so->qradius[so->drive])
+			so->drive = so->nquals;
+		so->nquals++;
+	}
+
+	so->norder = 0;
+	so->order_null = false;
+	for (int i = 0; i < scan->numberOfOrderBys; i++)
+	{
+		ScanKey		key = &scan->orderByData[i];
+
+		if (key->sk_strategy != SH_DISTANCE_STRATEGY)
+			elog(ERROR, "unrecognized ordering strategy %d for a simhash index",
+				 key->sk_strategy);
+		if (key->sk_flags & SK_ISNULL)
+			so->order_null = true;
+		else
+			so->ocenter[so->norder++] = DatumGetSimhash(key->sk_argument);
+	}
+	if (so->order_null)
+		so->norder = 0;
+
+	so->maxres = 1024;
+	so->res = MemoryContextAllocHuge(so->cxt, sizeof(ShResult) * so->maxres);
+	so->nres = so->pos = 0;
+	so->mindist = -1;
+	so->done_radius = -1;
+	so->exhausted = false;
+	so->ready = true;
+	pgstat_count_index_scan(scan->indexRelation);
+}
+
+/*
+ * Fills so->res with the next results in order.  Without ORDER BY (or with
+ * a qual to drive the search) that is everything at once; for k-NN it is
+ * the rows at the next radius, found by searching a radius one larger than
+ * the last (or, once that gets as costly as reading a whole table, every
+ * remaining row).
+ */
+static void
+NextBatch(IndexScanDesc scan)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	so->nres = so->pos = 0;
+	if (so->empty)
+	{
+		so->exhausted = true;
+		return;
+	}
+	if (so->drive >= 0 || so->norder == 0)
+	{
+		if (so->drive >= 0)
+			RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive]);
+		else
+			RadiusSearch(scan, 0, SIMHASH_BITS);
+		so->exhausted = true;
+	}
+	else
+	{
+		so->mindist = so->done_radius;
+		so->done_radius = RadiusSearch(scan, so->ocenter[0], so->done_radius + 1);
+		if (so->done_radius >= SIMHASH_BITS)
+			so->exhausted = true;
+	}
+	if (so->norder > 0 && so->nres > 1)
+		qsort_arg(so->res, so->nres, sizeof(ShResult), CompareResults, so);
+}
+
+bool
+shgettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	if (dir != ForwardScanDirection)
+		elog(ERROR, "simhash indexes only scan forward");
+	if (!so->ready)
+		PrepareScan(scan);
+
+	while (so->pos >= so->nres)
+	{
+		if (so->exhausted)
+			return false;
+		NextBatch(scan);
+		CHECK_FOR_INTERRUPTS();
+	}
+
+	scan->xs_heaptid = so->res[so->pos].tid;
+	scan->xs_recheck = !IsMVCCSnapshot(scan->xs_snapshot);
+	if (scan->numberOfOrderBys > 0)
+	{
+		for (int i = 0; i < scan->numberOfOrderBys; i++)
+		{
+			if (so->order_null)
+			{
+				scan->xs_orderbyvals[i] = (Datum) 0;
+				scan->xs_orderbynulls[i] = true;
+			}
+			else
+			{
+				scan->xs_orderbyvals[i] =
+					Int32GetDatum(SimhashDistance(so->res[so->pos].fp, so->ocenter[i]));
+				scan->xs_orderbynulls[i] = false;
+			}
+		}
+		scan->xs_recheckorderby = false;
+	}
+	so->pos++;
+	return true;
+}
+
+int64
+shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	PrepareScan(scan);
+	if (so->empty)
+		return 0;
+	so->tbm = tbm;
+	so->ntids = 0;
+	if (so->drive >= 0)
+		RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive]);
+	else
+		RadiusSearch(scan, 0, SIMHASH_BITS);
+	so->tbm = NULL;
+	so->ready = false;
+	return so->ntids;
+}
+
+void
+shendscan(IndexScanDesc scan)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	MemoryContextDelete(so->cxt);
+	pfree(so->qcenter);
+	pfree(so->qradius);
+	pfree(so->ocenter);
+	pfree(so);
+	scan->opaque = NULL;
+}

@@ -1,0 +1,247 @@
+/*
+ * shindex.h
+ *	  The "simhash" index access method: exact Hamming-distance search with
+ *	  pigeonhole block tables (Manku et al. 2007; Norouzi et al. 2014).
+ *
+ * ON-DISK FORMAT (version 1)
+ *
+ * The 64 bits of a fingerprint are cut into m blocks ("blocks" reloption,
+ * 1..16), block 0 holding the most significant bits; when m does not divide
+ * 64 the first 64 % m blocks are one bit wider.  For every block there is a
+ * "table": a copy of every (fingerprint, heap TID) entry, found through the
+ * value of that block.  Only the top P = min(width, 16) bits of a block (its
+ * "prefix") direct the lookup; the rest is checked with the full fingerprint.
+ *
+ *   block 0          metapage: magic, format version, frozen options, and
+ *                    per table a root array with one slot per "chunk" of
+ *                    1024 consecutive prefixes
+ *   other blocks     directory pages, bucket pages and overflow pages, in
+ *                    any order (pages are appended, never freed or reused)
+ *
+ * A bucket page covers a contiguous range [lo, hi) of prefixes of one table
+ * and holds every entry whose prefix lies in it, as packed 14-byte entries
+ * (8-byte fingerprint, 6-byte heap TID) between the page header and
+ * pd_lower.  A root slot either points straight at a bucket covering the
+ * whole chunk (possibly several chunks), or, when its bit in dirmask is set,
+ * at a directory page holding one bucket block number per prefix of the
+ * chunk.  A full bucket is split in two at the median prefix (a directory
+ * page is created for the chunk when needed); a full bucket that covers a
+ * single prefix grows a chain of overflow pages instead.  This is an
+ * extendible hash over the prefix space with a directory at full resolution,
+ * so a lookup costs the same few page reads however much the table has grown
+ * since the build: metapage, at most one directory page, the bucket.
+ *
+ * LOCKING
+ *
+ * Readers take one buffer lock at a time: metapage (share), directory page
+ * (share), bucket (share).  Because a directory entry may be stale by the
+ * time the bucket is locked, a reader checks that the bucket still covers
+ * the prefix and retries from the metapage otherwise.  A split is a single
+ * WAL record over at most four buffers (old bucket, new bucket, directory
+ * page, metapage), so a bucket's header always tells the truth about where
+ * its prefixes live.  Writers lock in the order bucket -> overflow pages ->
+ * new pages -> directory page -> metapage, and hold nothing when they look a
+ * bucket up, so there is no cycle with readers.
+ */
+#ifndef SHINDEX_H
+#define SHINDEX_H
+
+#include "postgres.h"
+
+#include "access/amapi.h"
+#include "access/generic_xlog.h"
+#include "access/itup.h"
+#include "nodes/pathnodes.h"
+#include "storage/bufmgr.h"
+#include "utils/relcache.h"
+
+#include "simhash.h"
+
+#define SH_MAGIC			0x53484958	/* "SHIX" */
+#define SH_VERSION			1
+
+#define SH_METAPAGE_BLKNO	0
+#define SH_MAX_TABLES		16
+#define SH_MAX_PREFIX_BITS	16
+#define SH_CHUNK_BITS		10
+#define SH_CHUNK_SIZE		(1 << SH_CHUNK_BITS)	/* prefixes per directory page */
+#define SH_MAX_CHUNKS		(1 << (SH_MAX_PREFIX_BITS - SH_CHUNK_BITS))
+
+/* Defaults and ranges of the reloptions. */
+#define SH_DEFAULT_BLOCKS		4
+#define SH_DEFAULT_FILLFACTOR	90
+#define SH_MIN_FILLFACTOR		10
+
+/* Strategy numbers of the operator class. */
+#define SH_WITHIN_STRATEGY		1	/* simhash <@ simhash_ball */
+#define SH_EQUAL_STRATEGY		2	/* simhash = simhash */
+#define SH_DISTANCE_STRATEGY	3	/* simhash <-># simhash (what <-> becomes), ORDER BY */
+#define SH_NSTRATEGIES			3
+
+/* Page types, in ShPageOpaque.type. */
+#define SH_PAGE_META		1
+#define SH_PAGE_DIR			2
+#define SH_PAGE_BUCKET		3
+#define SH_PAGE_OVERFLOW	4
+
+#define SH_PAGE_ID			0xFF84	/* identifies our pages to tools */
+
+/* Special space of every page. */
+typedef struct ShPageOpaqueData
+{
+	uint16		type;			/* SH_PAGE_* */
+	uint16		table;			/* block table the page belongs to */
+	uint32		lo;				/* bucket, overflow: first prefix covered;
+								 * directory: chunk number */
+	uint32		hi;				/* bucket, overflow: one past the last */
+	BlockNumber next;			/* bucket, overflow: next overflow page */
+	uint16		nentries;		/* bucket, overflow: entries on the page */
+	uint16		page_id;		/* SH_PAGE_ID */
+} ShPageOpaqueData;
+
+typedef ShPageOpaqueData *ShPageOpaque;
+
+#define ShPageGetOpaque(page) ((ShPageOpaque) PageGetSpecialPointer(page))
+
+/* Entries: 8-byte fingerprint then ItemPointerData, packed, unaligned. */
+#define SH_ENTRY_SIZE		(sizeof(uint64) + sizeof(ItemPointerData))
+#define SH_ENTRIES_OFFSET	MAXALIGN(SizeOfPageHeaderData)
+#define SH_PAGE_CAPACITY \
+	((BLCKSZ - SH_ENTRIES_OFFSET - MAXALIGN(sizeof(ShPageOpaqueData))) / SH_ENTRY_SIZE)
+
+#define ShPageEntry(page, i) \
+	((char *) (page) + SH_ENTRIES_OFFSET + (Size) (i) * SH_ENTRY_SIZE)
+
+static inline uint64
+ShEntryFingerprint(const char *entry)
+{
+	uint64		fp;
+
+	memcpy(&fp, entry, sizeof(uint64));
+	return fp;
+}
+
+static inline void
+ShEntryTid(const char *entry, ItemPointer tid)
+{
+	memcpy(tid, entry + sizeof(uint64), sizeof(ItemPointerData));
+}
+
+/* Directory pages: one bucket block number per prefix of a chunk. */
+#define ShDirEntries(page)	((BlockNumber *) ((char *) (page) + SH_ENTRIES_OFFSET))
+
+/* Contents of the metapage, after the page header. */
+typedef struct ShMetaPageData
+{
+	uint32		magic;			/* SH_MAGIC */
+	uint32		version;		/* SH_VERSION */
+	uint16		ntables;		/* number of blocks m, frozen at build */
+	uint16		fillfactor;		/* build fill, percent, frozen at build */
+	uint32		padding;
+	uint64		dirmask[SH_MAX_TABLES]; /* bit c: root[t][c] is a directory */
+	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+} ShMetaPageData;
+
+#define ShPageGetMeta(page)	((ShMetaPageData *) PageGetContents(page))
+
+/* Reloptions as stored in rd_options. */
+typedef struct ShOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	int			blocks;			/* number of blocks (tables) */
+	int			fillfactor;		/* percentage of a bucket filled at build */
+} ShOptions;
+
+/*
+ * The layout of an index, derived from the frozen options in the metapage
+ * (or from the reloptions while building).  Cached in rd_amcache.
+ */
+typedef struct ShLayout
+{
+	int			ntables;
+	int			fillfactor;
+	int			target;			/* entries per bucket page at build */
+	int			width[SH_MAX_TABLES];	/* bits in block t */
+	int			shift[SH_MAX_TABLES];	/* position of block t's lowest bit */
+	uint64		mask[SH_MAX_TABLES];	/* block t's bits, in place */
+	int			pbits[SH_MAX_TABLES];	/* prefix bits of block t */
+	int			pshift[SH_MAX_TABLES];	/* fp >> pshift & pmask = prefix */
+	uint32		pmask[SH_MAX_TABLES];
+	int			nchunks[SH_MAX_TABLES];
+} ShLayout;
+
+static inline uint32
+ShPrefix(const ShLayout *layout, int t, uint64 fp)
+{
+	return (uint32) (fp >> layout->pshift[t]) & layout->pmask[t];
+}
+
+/* Number of prefixes in chunk c of table t (1024, or fewer if P < 10). */
+static inline uint32
+ShChunkEnd(const ShLayout *layout, int t, int c)
+{
+	uint32		end = ((uint32) c + 1) << SH_CHUNK_BITS;
+
+	return Min(end, (uint32) 1 << layout->pbits[t]);
+}
+
+/* handler.c */
+extern void SimhashIndexInit(void);
+extern void ShLayoutFromOptions(ShLayout *layout, int blocks, int fillfactor);
+extern bytea *shoptions(Datum reloptions, bool validate);
+
+/* page.c */
+extern const ShLayout *ShGetLayout(Relation index);
+extern void ShInitPage(Page page, uint16 type, uint16 table, uint32 lo, uint32 hi);
+extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
+extern ShPageOpaque ShCheckPage(Relation index, Page page, BlockNumber blkno,
+								int type, int table);
+extern Buffer ShNewBuffer(Relation index);
+extern BlockNumber ShLookupBucket(Relation index, const ShLayout *layout,
+								  int table, uint32 prefix);
+extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
+
+/* build.c */
+extern IndexBuildResult *shbuild(Relation heap, Relation index,
+								 struct IndexInfo *indexInfo);
+extern void shbuildempty(Relation index);
+extern char *shbuildphasename(int64 phasenum);
+
+/* insert.c */
+extern bool shinsert(Relation index, Datum *values, bool *isnull,
+					 ItemPointer ht_ctid, Relation heapRel,
+					 IndexUniqueCheck checkUnique, bool indexUnchanged,
+					 struct IndexInfo *indexInfo);
+extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
+						  uint64 fp, ItemPointer tid);
+
+/* scan.c */
+extern IndexScanDesc shbeginscan(Relation r, int nkeys, int norderbys);
+extern void shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+					 ScanKey orderbys, int norderbys);
+extern bool shgettuple(IndexScanDesc scan, ScanDirection dir);
+extern int64 shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void shendscan(IndexScanDesc scan);
+extern void ShProbeRadii(const ShLayout *layout, int radius, int *probe);
+extern double ShCountProbes(int bits, int radius);
+
+/* vacuum.c */
+extern IndexBulkDeleteResult *shbulkdelete(IndexVacuumInfo *info,
+										   IndexBulkDeleteResult *stats,
+										   IndexBulkDeleteCallback callback,
+										   void *callback_state);
+extern IndexBulkDeleteResult *shvacuumcleanup(IndexVacuumInfo *info,
+											  IndexBulkDeleteResult *stats);
+
+/* cost.c */
+extern void shcostestimate(PlannerInfo *root, IndexPath *path,
+						   double loop_count, Cost *indexStartupCost,
+						   Cost *indexTotalCost, Selectivity *indexSelectivity,
+						   double *indexCorrelation, double *indexPages);
+extern double ShWithinProbability(int radius);
+
+/* validate.c */
+extern bool shvalidate(Oid opclassoid);
+
+#endif							/* SHINDEX_H */

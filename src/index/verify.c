@@ -1,0 +1,291 @@
+/*
+ * verify.c
+ *	  simhash_index_check(regclass): verifies the structure of a simhash
+ *	  index, in the spirit of amcheck, and raises ERRCODE_INDEX_CORRUPTED
+ *	  naming the index at the first problem.
+ *
+ * Checked: the metapage (magic, version, options); every table's root and
+ * directory pages (types, table numbers, chunk numbers); that the prefixes
+ * mapping to one bucket form exactly the range [lo, hi) the bucket records,
+ * and that no bucket is reached twice; overflow chains (type, table, range);
+ * that every entry's prefix lies in its bucket's range; that every page is
+ * reachable (or never initialised, as a crash during extension can leave);
+ * that all tables hold the same (fingerprint, TID) pairs; and that every
+ * row the table holds for an MVCC snapshot is indexed with its fingerprint.
+ *
+ * The table and the index are locked in ShareLock mode, which waits for
+ * and blocks writers, so that the tables can be compared with each other.
+ */
+#include "shindex.h"
+
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+typedef struct CheckEntry
+{
+	ItemPointerData tid;
+	uint64		fp;
+} CheckEntry;
+
+typedef struct CheckArray
+{
+	CheckEntry *items;
+	int64		n;
+	int64		max;
+} CheckArray;
+
+static void
+Push(CheckArray *a, uint64 fp, ItemPointer tid)
+{
+	if (a->n == a->max)
+	{
+		a->max = Max(1024, a->max * 2);
+		a->items = a->items ? repalloc_huge(a->items, sizeof(CheckEntry) * a->max) :
+			MemoryContextAllocHuge(CurrentMemoryContext, sizeof(CheckEntry) * a->max);
+	}
+	a->items[a->n].tid = *tid;
+	a->items[a->n].fp = fp;
+	a->n++;
+}
+
+static int
+CompareEntries(const void *a, const void *b)
+{
+	const CheckEntry *x = a;
+	const CheckEntry *y = b;
+	int			c = ItemPointerCompare((ItemPointer) &x->tid, (ItemPointer) &y->tid);
+
+	if (c != 0)
+		return c;
+	return (x->fp > y->fp) - (x->fp < y->fp);
+}
+
+static void
+HeapCallback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			 bool tupleIsAlive, void *state)
+{
+	if (!isnull[0])
+		Push((CheckArray *) state, DatumGetSimhash(values[0]), tid);
+}
+
+/*
+ * Reads one bucket (reached from the prefixes [lo, hi) of table t) and its
+ * overflow chain, checking them and collecting their entries.
+ */
+static void
+CheckBucket(Relation index, const ShLayout *layout, int t, BlockNumber blkno,
+			uint32 lo, uint32 hi, bool *seen, BlockNumber nblocks, CheckArray *out)
+{
+	int			type = SH_PAGE_BUCKET;
+
+	while (blkno != InvalidBlockNumber)
+	{
+		Buffer		buf;
+		Page		page;
+		ShPageOpaque opaque;
+
+		if (blkno <= SH_METAPAGE_BLKNO || blkno >= nblocks)
+			ShCorrupted(index, "Block table %d points to block %u, outside the index.", t, blkno);
+		if (seen[blkno])
+			ShCorrupted(index, "Block %u is reached twice (block table %d, prefixes %u..%u).",
+						blkno, t, lo, hi - 1);
+		seen[blkno] = true;
+		buf = ReadBuffer(index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		opaque = ShCheckPage(index, page, blkno, type, t);
+		if (opaque->lo != lo || opaque->hi != hi)
+			ShCorrupted(index, "Block %u records prefixes %u..%u but is reached from %u..%u in block table %d.",
+						blkno, opaque->lo, opaque->hi - 1, lo, hi - 1, t);
+		if (type == SH_PAGE_OVERFLOW && hi - lo != 1)
+			ShCorrupted(index, "Overflow page %u belongs to a bucket of several prefixes.", blkno);
+		if (((PageHeader) page)->pd_lower != SH_ENTRIES_OFFSET + opaque->nentries * SH_ENTRY_SIZE)
+			ShCorrupted(index, "Block %u has pd_lower %u for %u entries.",
+						blkno, ((PageHeader) page)->pd_lower, opaque->nentries);
+		for (int i = 0; i < opaque->nentries; i++)
+		{
+			const char *entry = ShPageEntry(page, i);
+			uint64		fp = ShEntryFingerprint(entry);
+			uint32		p = ShPrefix(layout, t, fp);
+			ItemPointerData tid;
+
+			ShEntryTid(entry, &tid);
+			if (p < lo || p >= hi)
+				ShCorrupted(index, "Entry %d of block %u has prefix %u outside the bucket's %u..%u in block table %d.",
+							i, blkno, p, lo, hi - 1, t);
+			if (!ItemPointerIsValid(&tid))
+				ShCorrupted(index, "Entry %d of block %u has an invalid heap TID.", i, blkno);
+			Push(out, fp, &tid);
+		}
+		blkno = opaque->next;
+		UnlockReleaseBuffer(buf);
+		type = SH_PAGE_OVERFLOW;
+	}
+}
+
+PG_FUNCTION_INFO_V1(simhash_index_check);
+Datum
+simhash_index_check(PG_FUNCTION_ARGS)
+{
+	Oid			indexoid = PG_GETARG_OID(0);
+	Oid			heapoid;
+	Relation	heap;
+	Relation	index;
+	Buffer		buf;
+	ShMetaPageData meta;
+	ShLayout	layout;
+	BlockNumber nblocks;
+	bool	   *seen;
+	CheckArray *tables;
+	CheckArray	rows = {0};
+	Snapshot	snapshot;
+	IndexInfo  *indexInfo;
+	TableScanDesc scan;
+
+	heapoid = IndexGetRelation(indexoid, true);
+	if (!OidIsValid(heapoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("relation with OID %u is not an index", indexoid)));
+	heap = table_open(heapoid, ShareLock);
+	index = index_open(indexoid, ShareLock);
+	if (index->rd_indam->amgettuple != shgettuple)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("index \"%s\" is not a simhash index", RelationGetRelationName(index))));
+
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+
+	buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	meta = *ShCheckMeta(index, BufferGetPage(buf));
+	UnlockReleaseBuffer(buf);
+	if (meta.fillfactor < SH_MIN_FILLFACTOR || meta.fillfactor > 100)
+		ShCorrupted(index, "The metapage records fillfactor %u.", meta.fillfactor);
+	ShLayoutFromOptions(&layout, meta.ntables, meta.fillfactor);
+
+	nblocks = RelationGetNumberOfBlocks(index);
+	seen = palloc0(sizeof(bool) * nblocks);
+	seen[SH_METAPAGE_BLKNO] = true;
+	tables = palloc0(sizeof(CheckArray) * layout.ntables);
+
+	for (int t = 0; t < layout.ntables; t++)
+	{
+		uint32		nprefix = (uint32) 1 << layout.pbits[t];
+		BlockNumber *map = palloc(sizeof(BlockNumber) * nprefix);
+		uint32		start;
+
+		if (layout.nchunks[t] < SH_MAX_CHUNKS &&
+			(meta.dirmask[t] >> layout.nchunks[t]) != 0)
+			ShCorrupted(index, "Block table %d has directory bits beyond its chunks.", t);
+
+		/* Resolve every prefix through the root and directory pages. */
+		for (int c = 0; c < layout.nchunks[t]; c++)
+		{
+			BlockNumber root = meta.root[t][c];
+			uint32		end = ShChunkEnd(&layout, t, c);
+
+			if (root <= SH_METAPAGE_BLKNO || root >= nblocks)
+				ShCorrupted(index, "Block table %d, chunk %d points to block %u.", t, c, root);
+			if ((meta.dirmask[t] >> c) & 1)
+			{
+				Page		page;
+				ShPageOpaque opaque;
+
+				if (seen[root])
+					ShCorrupted(index, "Directory page %u is reached twice.", root);
+				seen[root] = true;
+				buf = ReadBuffer(index, root);
+				LockBuffer(buf, BUFFER_LOCK_SHARE);
+				page = BufferGetPage(buf);
+				opaque = ShCheckPage(index, page, root, SH_PAGE_DIR, t);
+				if (opaque->lo != (uint32) c)
+					ShCorrupted(index, "Directory page %u records chunk %u, reached as chunk %d.",
+								root, opaque->lo, c);
+				for (uint32 p = (uint32) c << SH_CHUNK_BITS; p < end; p++)
+					map[p] = ShDirEntries(page)[p & (SH_CHUNK_SIZE - 1)];
+				UnlockReleaseBuffer(buf);
+			}
+			else
+			{
+				for (uint32 p = (uint32) c << SH_CHUNK_BITS; p < end; p++)
+					map[p] = root;
+			}
+		}
+
+		/* Each run of prefixes mapping to one block is one bucket. */
+		start = 0;
+		for (uint32 p = 1; p <= nprefix; p++)
+		{
+			if (p < nprefix && map[p] == map[start])
+				continue;
+			CheckBucket(index, &layout, t, map[start], start, p, seen, nblocks, &tables[t]);
+			start = p;
+			CHECK_FOR_INTERRUPTS();
+		}
+		pfree(map);
+		qsort(tables[t].items, tables[t].n, sizeof(CheckEntry), CompareEntries);
+	}
+
+	/* Every page is reachable, or was never initialised. */
+	for (BlockNumber b = 0; b < nblocks; b++)
+	{
+		bool		isnew;
+
+		if (seen[b])
+			continue;
+		buf = ReadBuffer(index, b);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		isnew = PageIsNew(BufferGetPage(buf));
+		UnlockReleaseBuffer(buf);
+		if (!isnew)
+			ShCorrupted(index, "Block %u is not reachable from the metapage.", b);
+	}
+
+	/* All tables hold the same entries. */
+	for (int t = 1; t < layout.ntables; t++)
+	{
+		if (tables[t].n != tables[0].n)
+			ShCorrupted(index, "Block table %d holds " INT64_FORMAT " entries, block table 0 " INT64_FORMAT ".",
+						t, tables[t].n, tables[0].n);
+		for (int64 i = 0; i < tables[0].n; i++)
+			if (CompareEntries(&tables[t].items[i], &tables[0].items[i]) != 0)
+				ShCorrupted(index, "Block table %d and block table 0 differ at heap TID (%u,%u).",
+							t, ItemPointerGetBlockNumber(&tables[0].items[i].tid),
+							ItemPointerGetOffsetNumber(&tables[0].items[i].tid));
+	}
+	for (int64 i = 1; i < tables[0].n; i++)
+		if (ItemPointerEquals(&tables[0].items[i].tid, &tables[0].items[i - 1].tid))
+			ShCorrupted(index, "Heap TID (%u,%u) is indexed twice.",
+						ItemPointerGetBlockNumber(&tables[0].items[i].tid),
+						ItemPointerGetOffsetNumber(&tables[0].items[i].tid));
+
+	/* Every row visible to our snapshot is indexed, with its fingerprint. */
+	indexInfo = BuildIndexInfo(index);
+	indexInfo->ii_Concurrent = true;
+	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, true);
+	table_index_build_scan(heap, index, indexInfo, true, false,
+						   HeapCallback, (void *) &rows, scan);
+	for (int64 i = 0; i < rows.n; i++)
+	{
+		if (bsearch(&rows.items[i], tables[0].items, tables[0].n,
+					sizeof(CheckEntry), CompareEntries) == NULL)
+			ShCorrupted(index, "Heap TID (%u,%u) with fingerprint %016llx is not indexed.",
+						ItemPointerGetBlockNumber(&rows.items[i].tid),
+						ItemPointerGetOffsetNumber(&rows.items[i].tid),
+						(unsigned long long) rows.items[i].fp);
+	}
+
+	UnregisterSnapshot(snapshot);
+	index_close(index, ShareLock);
+	table_close(heap, ShareLock);
+	PG_RETURN_VOID();
+}
