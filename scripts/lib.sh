@@ -67,6 +67,7 @@ make_workdir() {
     tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
         --exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/src" -xf -
     chown -R "$RUN_USER" "$WORK"
+    cd "$WORK"    # the unprivileged user may not enter the caller's directory
 }
 
 cleanup() {

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds and installs simhash, starts a
+# throwaway PostgreSQL cluster, loads real text found on every Debian machine
+# (the copyright files of the installed packages and the common licenses),
+# fingerprints it and prints the groups of near-duplicates it finds, with
+# timings.  Leaves nothing behind.  Usage: sudo scripts/demo.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+install_deps
+make_workdir
+build_install
+start_cluster
+
+# One path per distinct file (many /usr/share/doc entries are symlinks).
+for f in /usr/share/doc/*/copyright /usr/share/common-licenses/*; do
+    [ -f "$f" ] && readlink -f "$f"
+done | sort -u > "$WORK/paths.txt"
+chmod 644 "$WORK/paths.txt"
+say "loading $(wc -l < "$WORK/paths.txt") documents"
+
+as_user psql -X -q -v ON_ERROR_STOP=1 -v paths="$WORK/paths.txt" <<'SQL'
+\pset footer off
+CREATE EXTENSION simhash;
+CREATE TABLE docs (
+    id serial PRIMARY KEY,
+    path text NOT NULL,
+    body text NOT NULL,
+    md5 text GENERATED ALWAYS AS (md5(body)) STORED
+);
+
+-- Read the files on the server; skip the few that are not valid UTF-8.
+CREATE TEMP TABLE paths (path text);
+COPY paths FROM :'paths';
+DO $$
+DECLARE
+    p text;
+    skipped int := 0;
+BEGIN
+    FOR p IN SELECT path FROM paths ORDER BY path LOOP
+        BEGIN
+            INSERT INTO docs (path, body)
+            VALUES (p, convert_from(pg_read_binary_file(p), 'UTF8'));
+        EXCEPTION WHEN character_not_in_repertoire OR untranslatable_character THEN
+            skipped := skipped + 1;
+        END;
+    END LOOP;
+    RAISE NOTICE 'skipped % files that are not valid UTF-8', skipped;
+END $$;
+
+SELECT count(*) AS documents, pg_size_pretty(sum(octet_length(body))) AS text,
+       count(DISTINCT md5) AS distinct_by_md5
+  FROM docs;
+
+\echo
+\echo '--- fingerprinting (simhash) vs hashing (md5) the same text'
+SELECT clock_timestamp() AS t0 \gset
+ALTER TABLE docs ADD COLUMN fp simhash;
+UPDATE docs SET fp = simhash(body);
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000) AS simhash_ms \gset
+SELECT clock_timestamp() AS t0 \gset
+SELECT count(DISTINCT md5(body)) FROM docs \g /dev/null
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000) AS md5_ms \gset
+SELECT :simhash_ms AS simhash_ms, :md5_ms AS md5_ms,
+       round(sum(octet_length(body)) / 1048576.0 / greatest(:simhash_ms, 1) * 1000, 1) AS simhash_mb_per_s
+  FROM docs;
+
+\echo
+\echo '--- near-duplicates: pairs within Hamming distance 3'
+SELECT clock_timestamp() AS t0 \gset
+CREATE TEMP TABLE near AS
+SELECT a.id AS a, b.id AS b, a.fp <-> b.fp AS distance
+  FROM docs a JOIN docs b ON a.id < b.id
+ WHERE a.fp <-> b.fp <= 3;
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000) AS ms \gset
+SELECT count(*) AS pairs, count(*) FILTER (WHERE distance > 0) AS pairs_not_identical_fp,
+       :ms AS ms
+  FROM near;
+
+-- Groups: greedy leader clustering.  Each document not yet grouped leads a
+-- new group of every ungrouped document within distance 3 of it (no
+-- chaining: every member is a near-duplicate of its leader).
+CREATE TEMP TABLE grp (id int PRIMARY KEY, leader int);
+DO $$
+DECLARE
+    d record;
+BEGIN
+    FOR d IN SELECT id, fp FROM docs ORDER BY id LOOP
+        CONTINUE WHEN EXISTS (SELECT 1 FROM grp WHERE id = d.id);
+        INSERT INTO grp
+        SELECT id, d.id FROM docs
+         WHERE fp <-> d.fp <= 3 AND id NOT IN (SELECT id FROM grp);
+    END LOOP;
+END $$;
+
+\echo
+\echo '--- the largest groups of near-duplicates that md5 sees as different documents'
+\pset format aligned
+SELECT count(*) AS members,
+       count(DISTINCT d.md5) AS distinct_md5,
+       max(d.fp <-> l.fp) AS max_distance,
+       min(octet_length(d.body)) || '..' || max(octet_length(d.body)) AS bytes,
+       left(string_agg(regexp_replace(d.path, '^/usr/share/(doc/|common-licenses/)|/copyright$', '', 'g'),
+                       ' ' ORDER BY d.path), 70) || CASE WHEN count(*) > 4 THEN ' ...' ELSE '' END AS examples
+  FROM grp g JOIN docs d ON d.id = g.id JOIN docs l ON l.id = g.leader
+ GROUP BY g.leader
+HAVING count(DISTINCT d.md5) > 1
+ ORDER BY count(DISTINCT d.md5) DESC, count(*) DESC, g.leader
+ LIMIT 15;
+
+\echo
+\echo '--- one near-duplicate pair up close: what differs'
+SELECT a.path AS first, b.path AS second, a.fp <-> b.fp AS distance,
+       octet_length(a.body) AS first_bytes, octet_length(b.body) AS second_bytes,
+       (SELECT count(*) FROM (SELECT unnest(string_to_array(a.body, E'\n'))
+                              EXCEPT SELECT unnest(string_to_array(b.body, E'\n'))) x) AS lines_only_in_first,
+       (SELECT count(*) FROM (SELECT unnest(string_to_array(b.body, E'\n'))
+                              EXCEPT SELECT unnest(string_to_array(a.body, E'\n'))) x) AS lines_only_in_second
+  FROM near n JOIN docs a ON a.id = n.a JOIN docs b ON b.id = n.b
+ WHERE a.md5 <> b.md5 AND n.distance BETWEEN 1 AND 3
+ ORDER BY n.distance, octet_length(a.body) DESC
+ LIMIT 1 \gx
+
+\echo
+\echo '--- summary'
+SELECT (SELECT count(*) FROM docs) AS documents,
+       count(*) FILTER (WHERE n > 1) AS near_duplicate_groups,
+       sum(n) FILTER (WHERE n > 1) AS documents_in_groups,
+       (SELECT count(*) - count(DISTINCT md5) FROM docs) AS redundant_by_md5,
+       sum(n - 1) FILTER (WHERE n > 1) AS redundant_by_simhash
+  FROM (SELECT leader, count(*) AS n FROM grp GROUP BY leader) s;
+SQL
+say "done; the throwaway cluster is removed"
