@@ -26,8 +26,10 @@ SELECT simhash_version() = extversion AS version_matches
   FROM pg_extension WHERE extname = 'simhash';
 
 -- Functions are honestly marked: all IMMUTABLE, STRICT and PARALLEL SAFE,
--- except the selectivity estimators of operators, which read statistics and
--- are STABLE (as core's eqsel and scalarltsel are); they are listed apart.
+-- except the access method's handler and simhash_index_check (VOLATILE by
+-- nature: they are listed here), and the selectivity estimators of
+-- operators, which read statistics and are STABLE (as core's eqsel and
+-- scalarltsel are): they are listed apart.
 SELECT p.oid::regprocedure AS not_immutable_strict_safe
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
