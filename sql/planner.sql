@@ -266,6 +266,9 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM stored a JOIN stored b ON a.d = b.d;
 SELECT pg_typeof('0123456789abcdef'::simhash <-> '0123456789abcdee') AS sql_type;
 SELECT '0123456789abcdef'::simhash <-> '0123456789abcdee' AS distance \gdesc
 EXPLAIN (VERBOSE, COSTS OFF) SELECT fp <-> '0123456789abcdef' FROM docs WHERE id = 10;
+-- comparisons in a select list are rewritten too (and exact: section 1)
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT fp <-> '0123456789abcdef' <= 3, fp <-> '0123456789abcdef' > 3 FROM docs WHERE id = 10;
 
 -- 9. Estimates: the rewritten clause is not the default one third.
 CREATE FUNCTION estimated_rows(query text) RETURNS float8 LANGUAGE plpgsql AS $$
@@ -288,3 +291,18 @@ SELECT count(*) AS preloaded FROM pg_settings
    AND setting <> '';
 EXPLAIN (COSTS OFF)
 SELECT p.id, d.id FROM probes p JOIN docs d ON p.fp <-> d.fp <= 3;
+
+-- 11. The OIDs the support function caches follow the extension: dropped
+-- and created again in the same session, the new objects are recognised.
+SET client_min_messages = warning;
+DROP EXTENSION simhash CASCADE;
+CREATE EXTENSION simhash;
+RESET client_min_messages;
+CREATE TABLE again (id int, fp simhash);
+INSERT INTO again SELECT g, ('x' || substr(md5(g::text), 1, 16))::bit(64)::bigint::simhash
+  FROM generate_series(1, 5000) g;
+CREATE INDEX again_fp ON again USING simhash (fp);
+ANALYZE again;
+EXPLAIN (COSTS OFF) SELECT id FROM again WHERE fp <-> '0123456789abcdef' <= 3;
+EXPLAIN (COSTS OFF) SELECT id FROM again ORDER BY fp <-> '0123456789abcdef' LIMIT 3;
+DROP TABLE again;
