@@ -129,12 +129,14 @@ typedef struct SimhashPlannerOids
 
 static SimhashPlannerOids planner_oids;
 static bool planner_oids_valid = false;
+static uint64 planner_oids_generation = 0;	/* counts invalidations */
 
 /* Drops the cached OIDs; pg_proc changed (maybe the extension came or went). */
 static void
 InvalidatePlannerOids(Datum arg, int cacheid, uint32 hashvalue)
 {
 	planner_oids_valid = false;
+	planner_oids_generation++;
 }
 
 /* Called from _PG_init. */
@@ -171,15 +173,16 @@ LookupFunction(const char *name, int nargs, const Oid *argtypes, Oid nsp)
 /*
  * Returns the extension's OIDs, looked up in the schema of caller_fn (the
  * support or estimator function that is running, always one of the
- * extension's own), or NULL when some object is missing (an extension script still running, or
- * a version of the SQL objects this library does not know): then nothing is
- * rewritten, and the lookup is retried next time.
+ * extension's own), or NULL when some object is missing (an extension
+ * script still running, or SQL objects of a version this library does not
+ * know): then nothing is rewritten, and the lookup is retried next time.
  */
 static const SimhashPlannerOids *
 GetPlannerOids(Oid caller_fn)
 {
 	SimhashPlannerOids o;
 	Oid			nsp = get_func_namespace(caller_fn);
+	uint64		generation = planner_oids_generation;
 	Oid			args[3];
 	Oid			sigs[SIG_COUNT][2];
 
@@ -231,7 +234,8 @@ GetPlannerOids(Oid caller_fn)
 		}
 
 	planner_oids = o;
-	planner_oids_valid = true;
+	/* not cached if pg_proc changed while we were reading it */
+	planner_oids_valid = (generation == planner_oids_generation);
 	return &planner_oids;
 }
 
