@@ -56,6 +56,22 @@ SELECT count(*) AS cases,
        count(*) FILTER (WHERE (hamming_distance(d.fp, q.q) <= q.k) IS DISTINCT FROM (truth(d.fp, q.q) <= q.k)) AS by_name
   FROM docs d, queries q
  WHERE d.id % 200 < 3 OR d.id < 3;
+-- smallint and bigint radii (drivers send them), bigint beyond int4 too
+SELECT count(*) AS cases,
+       count(*) FILTER (WHERE (d.fp <-> q.q <= q.k2) IS DISTINCT FROM (truth(d.fp, q.q) <= q.k2)) AS le2,
+       count(*) FILTER (WHERE (d.fp <-> q.q < q.k2) IS DISTINCT FROM (truth(d.fp, q.q) < q.k2)) AS lt2,
+       count(*) FILTER (WHERE (q.k2 > d.fp <-> q.q) IS DISTINCT FROM (q.k2 > truth(d.fp, q.q))) AS k2_gt,
+       count(*) FILTER (WHERE (d.fp <-> q.q = q.k2) IS DISTINCT FROM (truth(d.fp, q.q) = q.k2)) AS eq2,
+       count(*) FILTER (WHERE (d.fp <-> q.q <= q.k8) IS DISTINCT FROM (truth(d.fp, q.q) <= q.k8)) AS le8,
+       count(*) FILTER (WHERE (d.fp <-> q.q < q.k8) IS DISTINCT FROM (truth(d.fp, q.q) < q.k8)) AS lt8,
+       count(*) FILTER (WHERE (d.fp <-> q.q >= q.k8) IS DISTINCT FROM (truth(d.fp, q.q) >= q.k8)) AS ge8,
+       count(*) FILTER (WHERE (q.k8 >= d.fp <-> q.q) IS DISTINCT FROM (q.k8 >= truth(d.fp, q.q))) AS k8_ge,
+       count(*) FILTER (WHERE (d.fp <-> q.q = q.k8) IS DISTINCT FROM (truth(d.fp, q.q) = q.k8)) AS eq8,
+       count(*) FILTER (WHERE (NOT (d.fp <-> q.q > q.k8)) IS DISTINCT FROM (NOT (truth(d.fp, q.q) > q.k8))) AS not_gt8
+  FROM docs d,
+       (SELECT q, CASE WHEN k BETWEEN -32768 AND 32767 THEN k::smallint END AS k2,
+               k::bigint * CASE WHEN abs(k::bigint) > 64 THEN 3 ELSE 1 END AS k8 FROM queries) q
+ WHERE d.id % 200 < 3 OR d.id < 3;
 
 -- The same with constant radii (folded at plan time, k - 1 saturating).
 SELECT k,
@@ -72,7 +88,11 @@ SELECT count(*) FILTER (WHERE (fp <-> '0123456789abcdef' < -2147483648) IS DISTI
        count(*) FILTER (WHERE (fp <-> '0123456789abcdef' >= -2147483648) IS DISTINCT FROM true) AS ge_min,
        count(*) FILTER (WHERE (fp <-> '0123456789abcdef' <= 2147483647) IS DISTINCT FROM true) AS le_max,
        count(*) FILTER (WHERE (fp <-> '0123456789abcdef' < 32) IS DISTINCT FROM (truth(fp, '0123456789abcdef') < 32)) AS lt_32,
-       count(*) FILTER (WHERE (fp <-> '0123456789abcdef' <= NULL) IS NOT NULL) AS le_null
+       count(*) FILTER (WHERE (fp <-> '0123456789abcdef' <= NULL) IS NOT NULL) AS le_null,
+       count(*) FILTER (WHERE (fp <-> '0123456789abcdef' < 5000000000) IS DISTINCT FROM true) AS lt_big,
+       count(*) FILTER (WHERE (fp <-> '0123456789abcdef' >= -5000000000) IS DISTINCT FROM true) AS ge_big,
+       count(*) FILTER (WHERE (fp <-> '0123456789abcdef' <= -5000000000) IS DISTINCT FROM false) AS le_small,
+       count(*) FILTER (WHERE (fp <-> '0123456789abcdef' < 32::smallint) IS DISTINCT FROM (truth(fp, '0123456789abcdef') < 32)) AS lt_int2
   FROM docs WHERE fp IS NOT NULL;
 EXECUTE consts;
 
@@ -118,11 +138,17 @@ PREPARE untyped AS SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <-> $1 <=
 PREPARE typed(simhash, int) AS SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <-> $1 <= $2;
 PREPARE typed_lt(simhash, int) AS SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <-> $1 < $2;
 PREPARE typed_not(simhash, int) AS SELECT array_agg(id ORDER BY id) FROM docs WHERE NOT (fp <-> $1 > $2);
+-- what drivers send: psycopg a small Python int as smallint, JDBC's setLong a bigint
+PREPARE typed_int2(simhash, smallint) AS SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <-> $1 <= $2;
+PREPARE typed_int8(simhash, bigint) AS SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <-> $1 < $2;
+PREPARE count_int8(simhash, bigint) AS SELECT count(*) FROM docs WHERE fp <-> $1 < $2;
 -- an untyped parameter compared with a distance is itself a distance
 SELECT name, parameter_types FROM pg_prepared_statements ORDER BY name;
 SET plan_cache_mode = force_custom_plan;
 EXPLAIN (COSTS OFF) EXECUTE untyped('0123456789abcdef', 3);
 EXPLAIN (COSTS OFF) EXECUTE typed('0123456789abcdef', 3);
+EXPLAIN (COSTS OFF) EXECUTE typed_int2('0123456789abcdef', 3);
+EXPLAIN (COSTS OFF) EXECUTE typed_int8('0123456789abcdef', 4);
 EXECUTE untyped(:'c1500', 3);
 EXECUTE typed(:'c1500', 3);
 SET plan_cache_mode = force_generic_plan;
@@ -130,6 +156,12 @@ EXPLAIN (COSTS OFF) EXECUTE untyped('0123456789abcdef', 3);
 EXPLAIN (COSTS OFF) EXECUTE typed('0123456789abcdef', 3);
 EXPLAIN (COSTS OFF) EXECUTE typed_lt('0123456789abcdef', 3);
 EXPLAIN (COSTS OFF) EXECUTE typed_not('0123456789abcdef', 3);
+EXPLAIN (COSTS OFF) EXECUTE typed_int2('0123456789abcdef', 3);
+EXPLAIN (COSTS OFF) EXECUTE typed_int8('0123456789abcdef', 4);
+EXECUTE typed_int2(:'c1500', 3);
+EXECUTE typed_int8(:'c1500', 4);
+EXECUTE count_int8(:'c1500', 5000000000);
+EXECUTE count_int8(:'c1500', -5000000000);
 EXECUTE untyped(:'c1500', 3);
 EXECUTE typed(:'c1500', 3);
 EXECUTE typed_lt(:'c1500', 4);
@@ -240,8 +272,8 @@ SELECT count(*) FROM docs d, queries q WHERE d.fp <-> simhash(q.qid::text) = 3;
 EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> '0123456789abcdef' <= ANY ('{2,3}');
 SELECT count(*) FILTER (WHERE (fp <-> '0123456789abcdef' <= ANY ('{2,30}')) IS DISTINCT FROM (truth(fp, '0123456789abcdef') <= ANY ('{2,30}'))) AS any_mismatches
   FROM docs;
--- a bigint radius is compared by core's int48le
-EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> '0123456789abcdef' <= 3::bigint;
+-- a numeric radius is compared by core's numeric_le
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <-> '0123456789abcdef' <= 3.5;
 -- the extension's schema off the search_path: <= resolves to core's int4le
 CREATE SCHEMA elsewhere;
 SET search_path = elsewhere;

@@ -45,20 +45,45 @@ simhash_similarity(PG_FUNCTION_ARGS)
 }
 
 /*
- * Comparisons of distances, for (simhash_distance, integer),
- * (integer, simhash_distance) and (simhash_distance, simhash_distance).
+ * Comparisons of distances.  simhash_distance_<op> serves (simhash_distance,
+ * integer), (integer, simhash_distance) and (simhash_distance,
+ * simhash_distance); the _int2/_int8 functions the other integer widths.
  */
-#define DISTANCE_COMPARISON(name, op) \
+#define DISTANCE_COMPARISON(name, getleft, op, getright) \
 PG_FUNCTION_INFO_V1(name); \
 Datum \
 name(PG_FUNCTION_ARGS) \
 { \
-	PG_RETURN_BOOL(PG_GETARG_INT32(0) op PG_GETARG_INT32(1)); \
+	PG_RETURN_BOOL(getleft(0) op getright(1)); \
 }
 
-DISTANCE_COMPARISON(simhash_distance_eq, ==)
-DISTANCE_COMPARISON(simhash_distance_ne, !=)
-DISTANCE_COMPARISON(simhash_distance_lt, <)
-DISTANCE_COMPARISON(simhash_distance_le, <=)
-DISTANCE_COMPARISON(simhash_distance_gt, >)
-DISTANCE_COMPARISON(simhash_distance_ge, >=)
+DISTANCE_COMPARISON(simhash_distance_eq, PG_GETARG_INT32, ==, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_eq_int2, PG_GETARG_INT32, ==, PG_GETARG_INT16)
+DISTANCE_COMPARISON(int2_eq_simhash_distance, PG_GETARG_INT16, ==, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_eq_int8, PG_GETARG_INT32, ==, PG_GETARG_INT64)
+DISTANCE_COMPARISON(int8_eq_simhash_distance, PG_GETARG_INT64, ==, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_ne, PG_GETARG_INT32, !=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_ne_int2, PG_GETARG_INT32, !=, PG_GETARG_INT16)
+DISTANCE_COMPARISON(int2_ne_simhash_distance, PG_GETARG_INT16, !=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_ne_int8, PG_GETARG_INT32, !=, PG_GETARG_INT64)
+DISTANCE_COMPARISON(int8_ne_simhash_distance, PG_GETARG_INT64, !=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_lt, PG_GETARG_INT32, <, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_lt_int2, PG_GETARG_INT32, <, PG_GETARG_INT16)
+DISTANCE_COMPARISON(int2_lt_simhash_distance, PG_GETARG_INT16, <, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_lt_int8, PG_GETARG_INT32, <, PG_GETARG_INT64)
+DISTANCE_COMPARISON(int8_lt_simhash_distance, PG_GETARG_INT64, <, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_le, PG_GETARG_INT32, <=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_le_int2, PG_GETARG_INT32, <=, PG_GETARG_INT16)
+DISTANCE_COMPARISON(int2_le_simhash_distance, PG_GETARG_INT16, <=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_le_int8, PG_GETARG_INT32, <=, PG_GETARG_INT64)
+DISTANCE_COMPARISON(int8_le_simhash_distance, PG_GETARG_INT64, <=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_gt, PG_GETARG_INT32, >, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_gt_int2, PG_GETARG_INT32, >, PG_GETARG_INT16)
+DISTANCE_COMPARISON(int2_gt_simhash_distance, PG_GETARG_INT16, >, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_gt_int8, PG_GETARG_INT32, >, PG_GETARG_INT64)
+DISTANCE_COMPARISON(int8_gt_simhash_distance, PG_GETARG_INT64, >, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_ge, PG_GETARG_INT32, >=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_ge_int2, PG_GETARG_INT32, >=, PG_GETARG_INT16)
+DISTANCE_COMPARISON(int2_ge_simhash_distance, PG_GETARG_INT16, >=, PG_GETARG_INT32)
+DISTANCE_COMPARISON(simhash_distance_ge_int8, PG_GETARG_INT32, >=, PG_GETARG_INT64)
+DISTANCE_COMPARISON(int8_ge_simhash_distance, PG_GETARG_INT64, >=, PG_GETARG_INT32)

@@ -88,16 +88,34 @@ typedef enum DistanceComparison
 
 typedef enum ComparisonSignature
 {
-	SIG_DISTANCE_INT,			/* (simhash_distance, integer) */
-	SIG_INT_DISTANCE,			/* (integer, simhash_distance) */
+	SIG_DISTANCE_INT4,			/* (simhash_distance, integer) */
+	SIG_INT4_DISTANCE,			/* (integer, simhash_distance) */
 	SIG_DISTANCE_DISTANCE,		/* (simhash_distance, simhash_distance) */
+	SIG_DISTANCE_INT2,			/* (simhash_distance, smallint) */
+	SIG_INT2_DISTANCE,			/* (smallint, simhash_distance) */
+	SIG_DISTANCE_INT8,			/* (simhash_distance, bigint) */
+	SIG_INT8_DISTANCE,			/* (bigint, simhash_distance) */
 	SIG_COUNT
 } ComparisonSignature;
 
 static const char *const comparison_names[CMP_COUNT] = {
-	"simhash_distance_eq", "simhash_distance_ne", "simhash_distance_lt",
-	"simhash_distance_le", "simhash_distance_gt", "simhash_distance_ge"
+	"eq", "ne", "lt", "le", "gt", "ge"
 };
+
+/* SQL name of each signature's functions, %s being the comparison. */
+static const char *const signature_names[SIG_COUNT] = {
+	"simhash_distance_%s", "simhash_distance_%s", "simhash_distance_%s",
+	"simhash_distance_%s_int2", "int2_%s_simhash_distance",
+	"simhash_distance_%s_int8", "int8_%s_simhash_distance"
+};
+
+/* Which side of each signature is a simhash_distance. */
+#define SIG_LEFT_IS_DISTANCE(sig) \
+	((sig) == SIG_DISTANCE_INT4 || (sig) == SIG_DISTANCE_DISTANCE || \
+	 (sig) == SIG_DISTANCE_INT2 || (sig) == SIG_DISTANCE_INT8)
+#define SIG_RIGHT_IS_DISTANCE(sig) \
+	((sig) == SIG_INT4_DISTANCE || (sig) == SIG_DISTANCE_DISTANCE || \
+	 (sig) == SIG_INT2_DISTANCE || (sig) == SIG_INT8_DISTANCE)
 
 /* k op d is d commuted(op) k. */
 static const DistanceComparison commuted[CMP_COUNT] = {
@@ -218,17 +236,27 @@ GetPlannerOids(Oid caller_fn)
 		!OidIsValid(o.ball_op))
 		return NULL;
 
-	sigs[SIG_DISTANCE_INT][0] = o.distance_type;
-	sigs[SIG_DISTANCE_INT][1] = INT4OID;
-	sigs[SIG_INT_DISTANCE][0] = INT4OID;
-	sigs[SIG_INT_DISTANCE][1] = o.distance_type;
+	sigs[SIG_DISTANCE_INT4][0] = o.distance_type;
+	sigs[SIG_DISTANCE_INT4][1] = INT4OID;
+	sigs[SIG_INT4_DISTANCE][0] = INT4OID;
+	sigs[SIG_INT4_DISTANCE][1] = o.distance_type;
 	sigs[SIG_DISTANCE_DISTANCE][0] = o.distance_type;
 	sigs[SIG_DISTANCE_DISTANCE][1] = o.distance_type;
+	sigs[SIG_DISTANCE_INT2][0] = o.distance_type;
+	sigs[SIG_DISTANCE_INT2][1] = INT2OID;
+	sigs[SIG_INT2_DISTANCE][0] = INT2OID;
+	sigs[SIG_INT2_DISTANCE][1] = o.distance_type;
+	sigs[SIG_DISTANCE_INT8][0] = o.distance_type;
+	sigs[SIG_DISTANCE_INT8][1] = INT8OID;
+	sigs[SIG_INT8_DISTANCE][0] = INT8OID;
+	sigs[SIG_INT8_DISTANCE][1] = o.distance_type;
 	for (int cmp = 0; cmp < CMP_COUNT; cmp++)
 		for (int sig = 0; sig < SIG_COUNT; sig++)
 		{
-			o.comparison_fn[cmp][sig] =
-				LookupFunction(comparison_names[cmp], 2, sigs[sig], nsp);
+			char		name[NAMEDATALEN];
+
+			snprintf(name, sizeof(name), signature_names[sig], comparison_names[cmp]);
+			o.comparison_fn[cmp][sig] = LookupFunction(name, 2, sigs[sig], nsp);
 			if (!OidIsValid(o.comparison_fn[cmp][sig]))
 				return NULL;
 		}
@@ -301,6 +329,60 @@ AsInt4(Node *expr)
 {
 	return applyRelabelType(expr, INT4OID, -1, InvalidOid,
 							COERCE_IMPLICIT_CAST, -1, false);
+}
+
+static Node *
+MakeInt4Const(int32 value)
+{
+	return (Node *) makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
+							  Int32GetDatum(value), false, true);
+}
+
+/*
+ * The radius k of "d op k" as an int4 expression with the same meaning for
+ * every comparison: a smallint widens; a bigint is clamped to [-1, 65],
+ * which changes no comparison with a distance (always 0..64).  Constants
+ * are converted here; other expressions through core's strict casts, so a
+ * NULL stays NULL.
+ */
+static Node *
+AsRadius(Node *k)
+{
+	Oid			type = exprType(k);
+
+	if (type == INT2OID)
+	{
+		if (IsA(k, Const) && !((Const *) k)->constisnull)
+			return MakeInt4Const(DatumGetInt16(((Const *) k)->constvalue));
+		return (Node *) makeFuncExpr(F_INT4_INT2, INT4OID, list_make1(k),
+									 InvalidOid, InvalidOid, COERCE_IMPLICIT_CAST);
+	}
+	if (type == INT8OID)
+	{
+		Node	   *clamped;
+
+		if (IsA(k, Const) && !((Const *) k)->constisnull)
+		{
+			int64		v = DatumGetInt64(((Const *) k)->constvalue);
+
+			return MakeInt4Const((int32) Max(Min(v, SIMHASH_BITS + 1), -1));
+		}
+		clamped = (Node *) makeFuncExpr(F_INT8SMALLER, INT8OID,
+										list_make2(k, makeConst(INT8OID, -1, InvalidOid,
+																sizeof(int64),
+																Int64GetDatum(SIMHASH_BITS + 1),
+																false, FLOAT8PASSBYVAL)),
+										InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+		clamped = (Node *) makeFuncExpr(F_INT8LARGER, INT8OID,
+										list_make2(clamped, makeConst(INT8OID, -1, InvalidOid,
+																	  sizeof(int64),
+																	  Int64GetDatum(-1),
+																	  false, FLOAT8PASSBYVAL)),
+										InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+		return (Node *) makeFuncExpr(F_INT4_INT8, INT4OID, list_make1(clamped),
+									 InvalidOid, InvalidOid, COERCE_EXPLICIT_CAST);
+	}
+	return AsInt4(k);
 }
 
 /*
@@ -505,14 +587,20 @@ SimplifyDistanceCall(const SimhashPlannerOids *oids, FuncExpr *call)
 	if (!IdentifyComparison(oids, call->funcid, &cmp, &sig))
 		return NULL;
 
-	if (sig != SIG_INT_DISTANCE && MatchDistance(oids, left, &a, &b))
-		rewritten = RewriteComparison(oids, cmp, a, b, AsInt4(right));
-	else if (sig != SIG_DISTANCE_INT && MatchDistance(oids, right, &a, &b))
-		rewritten = RewriteComparison(oids, commuted[cmp], a, b, AsInt4(left));
+	if (SIG_LEFT_IS_DISTANCE(sig) && MatchDistance(oids, left, &a, &b))
+		rewritten = RewriteComparison(oids, cmp, a, b, AsRadius(right));
+	else if (SIG_RIGHT_IS_DISTANCE(sig) && MatchDistance(oids, right, &a, &b))
+		rewritten = RewriteComparison(oids, commuted[cmp], a, b, AsRadius(left));
 	if (rewritten)
 		return rewritten;
 
-	/* Otherwise the plain int4 comparison: indexable, hashable, estimable. */
+	/*
+	 * Otherwise, between int4s, the plain int4 comparison: indexable,
+	 * hashable, estimable.  Other widths keep the extension's function.
+	 */
+	if (sig != SIG_DISTANCE_INT4 && sig != SIG_INT4_DISTANCE &&
+		sig != SIG_DISTANCE_DISTANCE)
+		return NULL;
 	op = (OpExpr *) make_opclause(int4_operators[cmp], BOOLOID, false,
 								  (Expr *) AsInt4(left), (Expr *) AsInt4(right),
 								  InvalidOid, InvalidOid);

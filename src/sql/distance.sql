@@ -7,10 +7,10 @@
 -- plain int4, and the comparison operators below are the extension's own,
 -- which is what lets the planner support rewrite "fp <-> q <= k" into a
 -- clause an index can answer.  Operators on a domain are chosen only when
--- every argument matches exactly, so each comparison exists for
--- (simhash_distance, integer), (integer, simhash_distance) and
--- (simhash_distance, simhash_distance); otherwise "fp <-> q <= $1" with an
--- untyped parameter would resolve to core's int4le.
+-- every argument matches exactly, so each comparison exists for a distance
+-- and an integer of every width on either side, and for two distances;
+-- otherwise "fp <-> q <= $1" with an untyped parameter would resolve to
+-- core's int4le, and with a smallint one to int42le.
 
 CREATE DOMAIN simhash_distance AS integer;
 COMMENT ON DOMAIN simhash_distance IS 'a Hamming distance between fingerprints, 0 to 64 (an integer to clients)';
@@ -49,8 +49,13 @@ CREATE FUNCTION simhash_similarity(simhash, simhash) RETURNS double precision
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_similarity(simhash, simhash) IS 'similarity in [0, 1]: 1 - hamming_distance / 64';
 
--- Comparisons of distances.  One C function per comparison serves all three
--- signatures (a simhash_distance is an int4 underneath).
+-- Comparisons of distances, with an integer of any width on either side or
+-- with another distance.  simhash_distance_<op> serves the three int4
+-- signatures (a simhash_distance is an int4 underneath); smallint and
+-- bigint have their own functions, because drivers send them (psycopg
+-- sends a small Python int as smallint, JDBC's setLong a bigint) and the
+-- operator chosen for them must be the extension's.
+
 CREATE FUNCTION simhash_distance_eq(simhash_distance, integer) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_eq(simhash_distance, integer) IS 'distance equal';
@@ -60,6 +65,18 @@ COMMENT ON FUNCTION simhash_distance_eq(integer, simhash_distance) IS 'distance 
 CREATE FUNCTION simhash_distance_eq(simhash_distance, simhash_distance) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_eq(simhash_distance, simhash_distance) IS 'distance equal';
+CREATE FUNCTION simhash_distance_eq_int2(simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_eq_int2(simhash_distance, smallint) IS 'distance equal';
+CREATE FUNCTION int2_eq_simhash_distance(smallint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_eq_simhash_distance(smallint, simhash_distance) IS 'distance equal';
+CREATE FUNCTION simhash_distance_eq_int8(simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_eq_int8(simhash_distance, bigint) IS 'distance equal';
+CREATE FUNCTION int8_eq_simhash_distance(bigint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_eq_simhash_distance(bigint, simhash_distance) IS 'distance equal';
 CREATE FUNCTION simhash_distance_ne(simhash_distance, integer) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_ne(simhash_distance, integer) IS 'distance not equal';
@@ -69,6 +86,18 @@ COMMENT ON FUNCTION simhash_distance_ne(integer, simhash_distance) IS 'distance 
 CREATE FUNCTION simhash_distance_ne(simhash_distance, simhash_distance) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_ne(simhash_distance, simhash_distance) IS 'distance not equal';
+CREATE FUNCTION simhash_distance_ne_int2(simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ne_int2(simhash_distance, smallint) IS 'distance not equal';
+CREATE FUNCTION int2_ne_simhash_distance(smallint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_ne_simhash_distance(smallint, simhash_distance) IS 'distance not equal';
+CREATE FUNCTION simhash_distance_ne_int8(simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ne_int8(simhash_distance, bigint) IS 'distance not equal';
+CREATE FUNCTION int8_ne_simhash_distance(bigint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_ne_simhash_distance(bigint, simhash_distance) IS 'distance not equal';
 CREATE FUNCTION simhash_distance_lt(simhash_distance, integer) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_lt(simhash_distance, integer) IS 'distance less than';
@@ -78,6 +107,18 @@ COMMENT ON FUNCTION simhash_distance_lt(integer, simhash_distance) IS 'distance 
 CREATE FUNCTION simhash_distance_lt(simhash_distance, simhash_distance) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_lt(simhash_distance, simhash_distance) IS 'distance less than';
+CREATE FUNCTION simhash_distance_lt_int2(simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_lt_int2(simhash_distance, smallint) IS 'distance less than';
+CREATE FUNCTION int2_lt_simhash_distance(smallint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_lt_simhash_distance(smallint, simhash_distance) IS 'distance less than';
+CREATE FUNCTION simhash_distance_lt_int8(simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_lt_int8(simhash_distance, bigint) IS 'distance less than';
+CREATE FUNCTION int8_lt_simhash_distance(bigint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_lt_simhash_distance(bigint, simhash_distance) IS 'distance less than';
 CREATE FUNCTION simhash_distance_le(simhash_distance, integer) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_le(simhash_distance, integer) IS 'distance less than or equal';
@@ -87,6 +128,18 @@ COMMENT ON FUNCTION simhash_distance_le(integer, simhash_distance) IS 'distance 
 CREATE FUNCTION simhash_distance_le(simhash_distance, simhash_distance) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_le(simhash_distance, simhash_distance) IS 'distance less than or equal';
+CREATE FUNCTION simhash_distance_le_int2(simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_le_int2(simhash_distance, smallint) IS 'distance less than or equal';
+CREATE FUNCTION int2_le_simhash_distance(smallint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_le_simhash_distance(smallint, simhash_distance) IS 'distance less than or equal';
+CREATE FUNCTION simhash_distance_le_int8(simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_le_int8(simhash_distance, bigint) IS 'distance less than or equal';
+CREATE FUNCTION int8_le_simhash_distance(bigint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_le_simhash_distance(bigint, simhash_distance) IS 'distance less than or equal';
 CREATE FUNCTION simhash_distance_gt(simhash_distance, integer) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_gt(simhash_distance, integer) IS 'distance greater than';
@@ -96,6 +149,18 @@ COMMENT ON FUNCTION simhash_distance_gt(integer, simhash_distance) IS 'distance 
 CREATE FUNCTION simhash_distance_gt(simhash_distance, simhash_distance) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_gt(simhash_distance, simhash_distance) IS 'distance greater than';
+CREATE FUNCTION simhash_distance_gt_int2(simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_gt_int2(simhash_distance, smallint) IS 'distance greater than';
+CREATE FUNCTION int2_gt_simhash_distance(smallint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_gt_simhash_distance(smallint, simhash_distance) IS 'distance greater than';
+CREATE FUNCTION simhash_distance_gt_int8(simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_gt_int8(simhash_distance, bigint) IS 'distance greater than';
+CREATE FUNCTION int8_gt_simhash_distance(bigint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_gt_simhash_distance(bigint, simhash_distance) IS 'distance greater than';
 CREATE FUNCTION simhash_distance_ge(simhash_distance, integer) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_ge(simhash_distance, integer) IS 'distance greater than or equal';
@@ -105,6 +170,18 @@ COMMENT ON FUNCTION simhash_distance_ge(integer, simhash_distance) IS 'distance 
 CREATE FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_distance_ge(simhash_distance, simhash_distance) IS 'distance greater than or equal';
+CREATE FUNCTION simhash_distance_ge_int2(simhash_distance, smallint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ge_int2(simhash_distance, smallint) IS 'distance greater than or equal';
+CREATE FUNCTION int2_ge_simhash_distance(smallint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_ge_simhash_distance(smallint, simhash_distance) IS 'distance greater than or equal';
+CREATE FUNCTION simhash_distance_ge_int8(simhash_distance, bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash_distance_ge_int8(simhash_distance, bigint) IS 'distance greater than or equal';
+CREATE FUNCTION int8_ge_simhash_distance(bigint, simhash_distance) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_ge_simhash_distance(bigint, simhash_distance) IS 'distance greater than or equal';
 
 CREATE OPERATOR = (
 	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_eq,
@@ -124,6 +201,30 @@ CREATE OPERATOR = (
 	RESTRICT = eqsel, JOIN = eqjoinsel
 );
 COMMENT ON OPERATOR = (simhash_distance, simhash_distance) IS 'distance equal';
+CREATE OPERATOR = (
+	LEFTARG = simhash_distance, RIGHTARG = smallint, FUNCTION = simhash_distance_eq_int2,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+COMMENT ON OPERATOR = (simhash_distance, smallint) IS 'distance equal';
+CREATE OPERATOR = (
+	LEFTARG = smallint, RIGHTARG = simhash_distance, FUNCTION = int2_eq_simhash_distance,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+COMMENT ON OPERATOR = (smallint, simhash_distance) IS 'distance equal';
+CREATE OPERATOR = (
+	LEFTARG = simhash_distance, RIGHTARG = bigint, FUNCTION = simhash_distance_eq_int8,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+COMMENT ON OPERATOR = (simhash_distance, bigint) IS 'distance equal';
+CREATE OPERATOR = (
+	LEFTARG = bigint, RIGHTARG = simhash_distance, FUNCTION = int8_eq_simhash_distance,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel
+);
+COMMENT ON OPERATOR = (bigint, simhash_distance) IS 'distance equal';
 CREATE OPERATOR <> (
 	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_ne,
 	COMMUTATOR = <>, NEGATOR = =,
@@ -142,6 +243,30 @@ CREATE OPERATOR <> (
 	RESTRICT = neqsel, JOIN = neqjoinsel
 );
 COMMENT ON OPERATOR <> (simhash_distance, simhash_distance) IS 'distance not equal';
+CREATE OPERATOR <> (
+	LEFTARG = simhash_distance, RIGHTARG = smallint, FUNCTION = simhash_distance_ne_int2,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (simhash_distance, smallint) IS 'distance not equal';
+CREATE OPERATOR <> (
+	LEFTARG = smallint, RIGHTARG = simhash_distance, FUNCTION = int2_ne_simhash_distance,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (smallint, simhash_distance) IS 'distance not equal';
+CREATE OPERATOR <> (
+	LEFTARG = simhash_distance, RIGHTARG = bigint, FUNCTION = simhash_distance_ne_int8,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (simhash_distance, bigint) IS 'distance not equal';
+CREATE OPERATOR <> (
+	LEFTARG = bigint, RIGHTARG = simhash_distance, FUNCTION = int8_ne_simhash_distance,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (bigint, simhash_distance) IS 'distance not equal';
 CREATE OPERATOR < (
 	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_lt,
 	COMMUTATOR = >, NEGATOR = >=,
@@ -160,6 +285,30 @@ CREATE OPERATOR < (
 	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
 );
 COMMENT ON OPERATOR < (simhash_distance, simhash_distance) IS 'distance less than';
+CREATE OPERATOR < (
+	LEFTARG = simhash_distance, RIGHTARG = smallint, FUNCTION = simhash_distance_lt_int2,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (simhash_distance, smallint) IS 'distance less than';
+CREATE OPERATOR < (
+	LEFTARG = smallint, RIGHTARG = simhash_distance, FUNCTION = int2_lt_simhash_distance,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (smallint, simhash_distance) IS 'distance less than';
+CREATE OPERATOR < (
+	LEFTARG = simhash_distance, RIGHTARG = bigint, FUNCTION = simhash_distance_lt_int8,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (simhash_distance, bigint) IS 'distance less than';
+CREATE OPERATOR < (
+	LEFTARG = bigint, RIGHTARG = simhash_distance, FUNCTION = int8_lt_simhash_distance,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (bigint, simhash_distance) IS 'distance less than';
 CREATE OPERATOR <= (
 	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_le,
 	COMMUTATOR = >=, NEGATOR = >,
@@ -178,6 +327,30 @@ CREATE OPERATOR <= (
 	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
 );
 COMMENT ON OPERATOR <= (simhash_distance, simhash_distance) IS 'distance less than or equal';
+CREATE OPERATOR <= (
+	LEFTARG = simhash_distance, RIGHTARG = smallint, FUNCTION = simhash_distance_le_int2,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (simhash_distance, smallint) IS 'distance less than or equal';
+CREATE OPERATOR <= (
+	LEFTARG = smallint, RIGHTARG = simhash_distance, FUNCTION = int2_le_simhash_distance,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (smallint, simhash_distance) IS 'distance less than or equal';
+CREATE OPERATOR <= (
+	LEFTARG = simhash_distance, RIGHTARG = bigint, FUNCTION = simhash_distance_le_int8,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (simhash_distance, bigint) IS 'distance less than or equal';
+CREATE OPERATOR <= (
+	LEFTARG = bigint, RIGHTARG = simhash_distance, FUNCTION = int8_le_simhash_distance,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (bigint, simhash_distance) IS 'distance less than or equal';
 CREATE OPERATOR > (
 	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_gt,
 	COMMUTATOR = <, NEGATOR = <=,
@@ -196,6 +369,30 @@ CREATE OPERATOR > (
 	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
 );
 COMMENT ON OPERATOR > (simhash_distance, simhash_distance) IS 'distance greater than';
+CREATE OPERATOR > (
+	LEFTARG = simhash_distance, RIGHTARG = smallint, FUNCTION = simhash_distance_gt_int2,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (simhash_distance, smallint) IS 'distance greater than';
+CREATE OPERATOR > (
+	LEFTARG = smallint, RIGHTARG = simhash_distance, FUNCTION = int2_gt_simhash_distance,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (smallint, simhash_distance) IS 'distance greater than';
+CREATE OPERATOR > (
+	LEFTARG = simhash_distance, RIGHTARG = bigint, FUNCTION = simhash_distance_gt_int8,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (simhash_distance, bigint) IS 'distance greater than';
+CREATE OPERATOR > (
+	LEFTARG = bigint, RIGHTARG = simhash_distance, FUNCTION = int8_gt_simhash_distance,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (bigint, simhash_distance) IS 'distance greater than';
 CREATE OPERATOR >= (
 	LEFTARG = simhash_distance, RIGHTARG = integer, FUNCTION = simhash_distance_ge,
 	COMMUTATOR = <=, NEGATOR = <,
@@ -214,3 +411,27 @@ CREATE OPERATOR >= (
 	RESTRICT = scalargesel, JOIN = scalargejoinsel
 );
 COMMENT ON OPERATOR >= (simhash_distance, simhash_distance) IS 'distance greater than or equal';
+CREATE OPERATOR >= (
+	LEFTARG = simhash_distance, RIGHTARG = smallint, FUNCTION = simhash_distance_ge_int2,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (simhash_distance, smallint) IS 'distance greater than or equal';
+CREATE OPERATOR >= (
+	LEFTARG = smallint, RIGHTARG = simhash_distance, FUNCTION = int2_ge_simhash_distance,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (smallint, simhash_distance) IS 'distance greater than or equal';
+CREATE OPERATOR >= (
+	LEFTARG = simhash_distance, RIGHTARG = bigint, FUNCTION = simhash_distance_ge_int8,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (simhash_distance, bigint) IS 'distance greater than or equal';
+CREATE OPERATOR >= (
+	LEFTARG = bigint, RIGHTARG = simhash_distance, FUNCTION = int8_ge_simhash_distance,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (bigint, simhash_distance) IS 'distance greater than or equal';
