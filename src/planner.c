@@ -684,11 +684,11 @@ DefaultWithinSelectivity(PlannerInfo *root, Node *radius)
 }
 
 /*
- * SupportRequestSelectivity for hamming_within(a, b, r): as a restriction,
- * whatever the restriction estimator of "a <@ simhash_ball(b, r)" says (the
- * operand that is not a constant taken as the variable), so that a clause
- * and the index condition made of it are estimated alike; as a join, the
- * binomial fraction of the radius.
+ * SupportRequestSelectivity for hamming_within(a, b, r): when one operand
+ * is known at plan time, whatever the restriction estimator of
+ * "a <@ simhash_ball(b, r)" says about the other, so that a clause and the
+ * index condition made of it are estimated alike; otherwise (a join, two
+ * columns of one row) the binomial fraction of the radius.
  */
 static bool
 WithinSelectivity(const SimhashPlannerOids *oids, SupportRequestSelectivity *req)
@@ -723,9 +723,12 @@ WithinSelectivity(const SimhashPlannerOids *oids, SupportRequestSelectivity *req
 			center = a_value;
 		}
 	}
-	req->selectivity = restriction_selectivity(req->root, oids->ball_op,
-											   list_make2(var, MakeBall(oids, center, radius)),
-											   InvalidOid, req->varRelid);
+	if (IsA(center, Const))
+		req->selectivity = restriction_selectivity(req->root, oids->ball_op,
+												   list_make2(var, MakeBall(oids, center, radius)),
+												   InvalidOid, req->varRelid);
+	else
+		req->selectivity = DefaultWithinSelectivity(req->root, radius);
 	return true;
 }
 
