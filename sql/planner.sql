@@ -338,3 +338,27 @@ ANALYZE again;
 EXPLAIN (COSTS OFF) SELECT id FROM again WHERE fp <-> '0123456789abcdef' <= 3;
 EXPLAIN (COSTS OFF) SELECT id FROM again ORDER BY fp <-> '0123456789abcdef' LIMIT 3;
 DROP TABLE again;
+
+-- 12. pg_dump keeps what was written: a view with distance comparisons,
+-- dumped and restored into another database, still reads <-> and <=, and
+-- is still rewritten there.
+CREATE TABLE kept (id int, fp simhash);
+INSERT INTO kept SELECT g, ('x' || substr(md5(g::text), 1, 16))::bit(64)::bigint::simhash
+  FROM generate_series(1, 5000) g;
+CREATE INDEX kept_fp ON kept USING simhash (fp);
+CREATE VIEW kept_near AS
+SELECT id, fp <-> '0123456789abcdef' AS distance FROM kept
+ WHERE fp <-> '0123456789abcdef' <= 3 OR '0123456789abcdef' <-> fp < 2::smallint;
+\! pg_dump --no-owner -t kept -t kept_near contrib_regression > results/planner_dump.sql
+DROP DATABASE IF EXISTS simhash_planner_restored;
+CREATE DATABASE simhash_planner_restored;
+\c simhash_planner_restored
+CREATE EXTENSION simhash;
+\! psql -X -q -v ON_ERROR_STOP=1 -d simhash_planner_restored -f results/planner_dump.sql >/dev/null && echo restored
+ANALYZE kept;
+SELECT pg_get_viewdef('kept_near'::regclass);
+EXPLAIN (COSTS OFF) SELECT * FROM kept_near;
+\c contrib_regression
+DROP DATABASE simhash_planner_restored;
+DROP VIEW kept_near;
+DROP TABLE kept;
