@@ -36,8 +36,12 @@ SQL_PARTS   = src/sql/type.sql \
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint golden dump
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint golden dump index
 REGRESS_OPTS = --inputdir=. --outputdir=.
+
+# Isolation specs (test/isolation/specs, expected output beside them).
+ISOLATION   = index_vacuum
+ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 
 # TAP tests live in test/t.
 TAP_TESTS   = 1
@@ -45,7 +49,8 @@ PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src -DSIMHASH_VERSION='"$(EXTVERSION)"' $(ICU_CFLAGS)
 SHLIB_LINK  = $(ICU_LIBS)
-EXTRA_CLEAN = $(DATA_built) results regression.diffs regression.out tmp_check log
+EXTRA_CLEAN = $(DATA_built) results regression.diffs regression.out tmp_check log \
+              test/isolation/results test/isolation/regression.diffs test/isolation/regression.out
 
 PG_CONFIG  ?= pg_config
 PGXS       := $(shell $(PG_CONFIG) --pgxs)
@@ -60,8 +65,10 @@ src/*.o: src/*.h
 src/index/*.o: src/*.h src/index/*.h
 
 # The parts of installcheck, each on its own (scripts/test.sh runs them).
-.PHONY: installcheck-regress installcheck-tap
+.PHONY: installcheck-regress installcheck-isolation installcheck-tap
 installcheck-regress: submake $(REGRESS_PREP)
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)
+installcheck-isolation: submake $(REGRESS_PREP)
+	$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) $(ISOLATION)
 installcheck-tap:
 	$(prove_installcheck)

@@ -20,6 +20,12 @@ if ! as_user make -C "$WORK/src" -s installcheck-regress 2>&1 | tee "$WORK/regre
     [ -f "$WORK/src/regression.diffs" ] && cat "$WORK/src/regression.diffs"
 fi
 
+say "isolation tests (pg_isolation_regress)"
+if ! as_user make -C "$WORK/src" -s installcheck-isolation 2>&1 | tee "$WORK/isolation.out"; then
+    status=1
+    [ -f "$WORK/src/test/isolation/regression.diffs" ] && cat "$WORK/src/test/isolation/regression.diffs"
+fi
+
 say "TAP tests (prove)"
 if ! as_user make -C "$WORK/src" -s installcheck-tap 2>&1 | tee "$WORK/tap.out"; then
     status=1
@@ -28,10 +34,11 @@ if ! as_user make -C "$WORK/src" -s installcheck-tap 2>&1 | tee "$WORK/tap.out";
     done
 fi
 
-# One closing line over both runners: a test is a regression test or a TAP
-# file; one that did not report "ok" (crashed, aborted, never ran) failed.
-regress_total=$(sed -n 's/^REGRESS *= *//p' "$WORK/src/Makefile" | wc -w)
-regress_passed=$(grep -Ec '^(ok|test) .* ok( |$)' "$WORK/regress.out" || true)
+# One closing line over all runners: a test is a regression test, an
+# isolation spec or a TAP file; one that did not report "ok" (crashed,
+# aborted, never ran) failed.
+regress_total=$(sed -n 's/^\(REGRESS\|ISOLATION\) *= *//p' "$WORK/src/Makefile" | wc -w)
+regress_passed=$(cat "$WORK/regress.out" "$WORK/isolation.out" | grep -Ec '^(ok|test) .* ok( |$)' || true)
 tap_total=$(ls "$WORK"/src/test/t/*.pl | wc -l)
 tap_passed=$(grep -Ec '\.\. ok$' "$WORK/tap.out" || true)
 passed=$((regress_passed + tap_passed))

@@ -324,6 +324,13 @@ SELECT count(*) AS preloaded FROM pg_settings
 EXPLAIN (COSTS OFF)
 SELECT p.id, d.id FROM probes p JOIN docs d ON p.fp <-> d.fp <= 3;
 
+-- The tests after this one share the database: leave nothing behind.
+SET client_min_messages = warning;
+DROP TABLE docs, queries, probes, stored CASCADE;
+DROP FUNCTION truth, same, near_plpgsql, near_sql_inlined, near_plpgsql_plan, estimated_rows;
+DROP SEQUENCE calls;
+RESET client_min_messages;
+
 -- 11. The OIDs the support function caches follow the extension: dropped
 -- and created again in the same session, the new objects are recognised.
 SET client_min_messages = warning;

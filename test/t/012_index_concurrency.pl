@@ -1,0 +1,79 @@
+# pgbench with concurrent inserts, deletes, queries and VACUUM on a table
+# with a simhash index.  Every query compares the index's answer with a
+# sequential computation in the same statement (one snapshot) and fails
+# with a division by zero when they differ; afterwards the index must pass
+# simhash_index_check.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('concurrency');
+$node->init;
+$node->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\nautovacuum_naptime = 1\n");
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION simhash;
+	CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
+		RETURN ((floor(random() * 4294967296)::bigint << 32)
+		        | floor(random() * 4294967296)::bigint)::simhash;
+	CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
+		RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
+		          FROM generate_series(1, n));
+	CREATE FUNCTION slow_distance(a simhash, b simhash) RETURNS integer LANGUAGE sql IMMUTABLE
+		RETURN bit_count((a::bigint # b::bigint)::bit(64));
+	CREATE TABLE docs (id bigserial PRIMARY KEY, fp simhash);
+	-- Few distinct block values, so that buckets split and chains grow.
+	INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', g % 8) FROM generate_series(1, 2000) g;
+	INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 3000);
+	CREATE INDEX docs_fp ON docs USING simhash (fp) WITH (fillfactor = 60);
+});
+
+$node->pgbench(
+	'--no-vacuum --client=4 --jobs=2 --time=20',
+	0,
+	[qr{processed: [1-9]}],
+	[qr{^$}],
+	'concurrent inserts, deletes, radius and k-NN queries, VACUUM',
+	{
+		'insert@6' => q{
+INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', (random() * 6)::int) FROM generate_series(1, 10);
+INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 10);
+},
+		'delete@2' => q{
+\set k random(1, 20000)
+DELETE FROM docs WHERE id BETWEEN :k AND :k + 15;
+UPDATE docs SET fp = flip(fp, 2) WHERE id BETWEEN :k + 100 AND :k + 110;
+},
+		'radius@6' => q{
+\set r random(0, 8)
+SET enable_seqscan = off;
+SELECT 1 / (a IS NOT DISTINCT FROM b)::int FROM (
+  SELECT (SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <@ simhash_ball(c, :r)) AS a,
+         (SELECT array_agg(id ORDER BY id) FROM docs WHERE slow_distance(fp, c) <= :r) AS b
+    FROM (SELECT flip('0f0f0f0f0f0f0f0f', (random() * 4)::int) AS c) centers) s;
+},
+		'knn@3' => q{
+SET enable_seqscan = off;
+SELECT 1 / (a = b)::int FROM (
+  SELECT ARRAY(SELECT fp <-> c FROM docs ORDER BY fp <-> c LIMIT 25)::integer[] AS a,
+         ARRAY(SELECT slow_distance(fp, c) AS d FROM docs WHERE fp IS NOT NULL ORDER BY d LIMIT 25) AS b
+    FROM (SELECT CASE WHEN random() < 0.5 THEN rand_fp()
+                      ELSE flip('0f0f0f0f0f0f0f0f', 9) END AS c) centers) s;
+},
+		'vacuum@1' => q{
+VACUUM docs;
+},
+	});
+
+is($node->safe_psql('postgres', "SELECT simhash_index_check('docs_fp')"), '',
+	'simhash_index_check passes after the run');
+is($node->safe_psql('postgres', q{
+	SET enable_seqscan = off;
+	SELECT count(*) FROM docs WHERE fp <@ simhash_ball('0000000000000000', 64)}),
+	$node->safe_psql('postgres', 'SELECT count(*) FROM docs WHERE fp IS NOT NULL'),
+	'a full index scan returns every row');
+
+$node->stop;
+done_testing();
