@@ -196,9 +196,9 @@ Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
  * earlier block is within its own probe radius; then the quals.  The page
  * is locked by the caller.
  */
-static void
-ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
-		 const int *probe)
+static pg_attribute_always_inline void
+ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+			 const int *probe)
 {
 	const ShLayout *layout = &so->layout;
 	ShPageOpaque opaque = ShPageGetOpaque(page);
@@ -233,6 +233,49 @@ ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 		Emit(so, fp, &tid);
 	}
 }
+
+/*
+ * The entry loop is nearly all popcounts.  The shipped build targets the
+ * baseline x86-64 ISA, where __builtin_popcountll is a library call, so on
+ * x86-64 a second copy is compiled for the POPCNT instruction and chosen at
+ * run time (as PostgreSQL's own pg_popcount does).
+ */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
+static pg_noinline __attribute__((target("popcnt"))) void
+ScanPagePopcnt(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+			   const int *probe)
+{
+	ScanPageImpl(so, page, t, minprefix, radius, probe);
+}
+
+static pg_noinline void
+ScanPageGeneric(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+				const int *probe)
+{
+	ScanPageImpl(so, page, t, minprefix, radius, probe);
+}
+
+static void
+ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+		 const int *probe)
+{
+	static int	have_popcnt = -1;
+
+	if (unlikely(have_popcnt < 0))
+		have_popcnt = __builtin_cpu_supports("popcnt") ? 1 : 0;
+	if (have_popcnt)
+		ScanPagePopcnt(so, page, t, minprefix, radius, probe);
+	else
+		ScanPageGeneric(so, page, t, minprefix, radius, probe);
+}
+#else
+static void
+ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+		 const int *probe)
+{
+	ScanPageImpl(so, page, t, minprefix, radius, probe);
+}
+#endif
 
 /*
  * Reads block table t for the prefixes in keys[0..nkeys), sorted (every
@@ -304,11 +347,12 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 
 /*
  * Emits every indexed row within `radius` of `center` (and above
- * so->mindist) that passes the quals.  Returns the radius actually
- * searched: 64 when it chose to read a whole table instead of probing.
+ * so->mindist) that passes the quals.  Reads block table 0 from end to end
+ * instead of probing when the probes would visit fullfactor times as many
+ * pages as a table holds.  Returns the radius searched (clamped to 64).
  */
 static int
-RadiusSearch(IndexScanDesc scan, uint64 center, int radius)
+RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
 {
 	Relation	index = scan->indexRelation;
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
@@ -330,10 +374,10 @@ RadiusSearch(IndexScanDesc scan, uint64 center, int radius)
 		if (probe[t] >= 0)
 			probes += Min(ShCountProbes(layout->pbits[t], probe[t]), perTable);
 
-	if (radius >= SIMHASH_BITS || probes >= perTable)
+	if (radius >= SIMHASH_BITS || probes >= perTable * fullfactor)
 	{
-		ScanTable(index, so, 0, NULL, 0, SIMHASH_BITS, probe);
-		return SIMHASH_BITS;
+		ScanTable(index, so, 0, NULL, 0, radius, probe);
+		return radius;
 	}
 
 	for (int t = 0; t < layout->ntables; t++)
@@ -369,6 +413,28 @@ CompareResults(const void *a, const void *b, void *arg)
 			return dx < dy ? -1 : 1;
 	}
 	return ItemPointerCompare((ItemPointer) &x->tid, (ItemPointer) &y->tid);
+}
+
+/*
+ * Sorts so->res by distance to the one ORDER BY center: a counting sort
+ * over the 65 possible distances, stable, so ties keep the scan's order.
+ */
+static void
+SortByDistance(ShScanOpaque so)
+{
+	int64		start[SIMHASH_BITS + 2] = {0};
+	ShResult   *sorted;
+	uint64		center = so->ocenter[0];
+
+	for (int64 i = 0; i < so->nres; i++)
+		start[SimhashDistance(so->res[i].fp, center) + 1]++;
+	for (int d = 1; d <= SIMHASH_BITS + 1; d++)
+		start[d] += start[d - 1];
+	sorted = MemoryContextAllocHuge(so->cxt, sizeof(ShResult) * so->maxres);
+	for (int64 i = 0; i < so->nres; i++)
+		sorted[start[SimhashDistance(so->res[i].fp, center)]++] = so->res[i];
+	pfree(so->res);
+	so->res = sorted;
 }
 
 IndexScanDesc
@@ -508,19 +574,40 @@ NextBatch(IndexScanDesc scan)
 	if (so->drive >= 0 || so->norder == 0)
 	{
 		if (so->drive >= 0)
-			RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive]);
+			RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive], 1.0);
 		else
-			RadiusSearch(scan, 0, SIMHASH_BITS);
+			RadiusSearch(scan, 0, SIMHASH_BITS, 1.0);
 		so->exhausted = true;
 	}
 	else
 	{
+		double		n = Max(1.0, scan->indexRelation->rd_rel->reltuples);
+		int			radius = so->done_radius + 1;
+
+		/*
+		 * Choose the next radius so that a random fingerprint would expect
+		 * about ten more rows within it than within the last one (ten on
+		 * the first step, LIMIT 10 being typical): smaller steps would
+		 * mostly find nothing, and every step costs a search.  Clustered
+		 * data only makes the first steps return more.
+		 */
+		while (radius < SIMHASH_BITS &&
+			   n * ShWithinProbability(radius) <
+			   10.0 * Max(1.0, n * ShWithinProbability(so->done_radius)))
+			radius++;
 		so->mindist = so->done_radius;
-		so->done_radius = RadiusSearch(scan, so->ocenter[0], so->done_radius + 1);
+
+		/*
+		 * Repeated steps make probing relatively dearer: read a whole table
+		 * as soon as probing would cost half as much.
+		 */
+		so->done_radius = RadiusSearch(scan, so->ocenter[0], radius, 0.5);
 		if (so->done_radius >= SIMHASH_BITS)
 			so->exhausted = true;
 	}
-	if (so->norder > 0 && so->nres > 1)
+	if (so->norder == 1 && so->nres > 64)
+		SortByDistance(so);
+	else if (so->norder > 0 && so->nres > 1)
 		qsort_arg(so->res, so->nres, sizeof(ShResult), CompareResults, so);
 }
 
@@ -577,9 +664,9 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	so->tbm = tbm;
 	so->ntids = 0;
 	if (so->drive >= 0)
-		RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive]);
+		RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive], 1.0);
 	else
-		RadiusSearch(scan, 0, SIMHASH_BITS);
+		RadiusSearch(scan, 0, SIMHASH_BITS, 1.0);
 	so->tbm = NULL;
 	so->ready = false;
 	return so->ntids;
