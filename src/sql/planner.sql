@@ -1,7 +1,7 @@
 -- Planner support (src/planner.c): "fp <-> q <= k", written so, and
 -- "ORDER BY fp <-> q" are answered from an index.  The support function is
 -- attached to hamming_distance (behind <->), to every distance comparison
--- and to hamming_within; the estimators to the radius operators.
+-- and to hamming_within; a join estimator to the radius operators.
 
 CREATE FUNCTION simhash_distance_support(internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
