@@ -13,7 +13,11 @@ OBJS        = src/simhash.o \
               src/compare.o \
               src/distance.o \
               src/ball.o \
-              src/fingerprint.o
+              src/fingerprint.o \
+              src/fingerprint_accum.o \
+              src/fingerprint_features.o \
+              src/fingerprint_options.o \
+              src/fingerprint_text.o
 
 # The install script is assembled from one file per concern, in this order.
 SQL_PARTS   = src/sql/type.sql \

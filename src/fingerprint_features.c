@@ -1,0 +1,345 @@
+/*
+ * fingerprint_features.c
+ *	  From kept tokens to weighted feature hashes: words, word shingles and
+ *	  character n-grams.
+ *
+ * Features (algorithm version 2):
+ *	  - words: each kept token;
+ *	  - shingles of n words: each run of n consecutive kept tokens, joined by
+ *		one space;
+ *	  - character n-grams: each run of n consecutive code points of the
+ *		stream of kept tokens, where one space stands for whatever separated
+ *		two tokens that were not adjacent in the normalized text (spaces,
+ *		punctuation, dropped tokens).  Tokens that ICU found adjacent, as
+ *		words of a Chinese sentence are, are joined without a space, so the
+ *		n-grams do not depend on where the dictionary put word boundaries.
+ *	  A document with fewer than n tokens (code points) has one feature: all
+ *	  of them.
+ *	  The hash of a feature is XXH3-64 (seed 0) of its UTF-8 bytes, so
+ *	  `xxhsum -H3` reproduces it, and simhash(text[]) of the features gives
+ *	  the same fingerprint as the text.
+ *
+ * Weights: tf counts every occurrence 1 and needs no memory per feature
+ * (byte lanes); binary and log weigh each distinct feature once, which
+ * needs a table of the distinct features seen.
+ */
+#include "fingerprint.h"
+
+#include <math.h>
+
+#include "lib/stringinfo.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* Table of distinct features, keyed by their 64-bit hash. */
+typedef struct FeatureEntry
+{
+	uint64		hash;
+	char		status;
+	FeatureStat stat;
+} FeatureEntry;
+
+#define SH_PREFIX		featuretab
+#define SH_ELEMENT_TYPE FeatureEntry
+#define SH_KEY_TYPE		uint64
+#define SH_KEY			hash
+#define SH_HASH_KEY(tb, key) ((uint32) ((key) ^ ((key) >> 32)))
+#define SH_EQUAL(tb, a, b) ((a) == (b))
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+struct FeatureExtractor
+{
+	FingerprintOptions opts;
+	bool		counting;		/* distinct features needed? */
+	bool		introspect;		/* keep the text of each feature? */
+	LaneCounter lanes;			/* tf without counting */
+	featuretab_hash *table;		/* counting */
+	int64		seq;			/* features emitted so far */
+
+	/* shingles: the last n tokens, as a ring */
+	StringInfoData ring[SIMHASH_MAX_N];
+	int64		ntokens;
+
+	/* character n-grams: the last n code points (UTF-8), as a ring */
+	char		cp[SIMHASH_MAX_N][4];
+	uint8		cplen[SIMHASH_MAX_N];
+	int64		ncp;
+
+	StringInfoData buf;			/* a feature being assembled */
+};
+
+/* Weight of a feature that occurs count times, under a weighting. */
+double
+FeatureWeight(Weighting weighting, int64 count)
+{
+	switch (weighting)
+	{
+		case WEIGHTING_TF:
+			return (double) count;
+		case WEIGHTING_BINARY:
+			return 1.0;
+		case WEIGHTING_LOG:
+			return 1.0 + log((double) count);
+	}
+	return 0.0;
+}
+
+/*
+ * Creates an extractor in the current memory context.  With introspect,
+ * the text of every distinct feature is kept for FeatureExtractorStats.
+ */
+FeatureExtractor *
+FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
+{
+	FeatureExtractor *fx = palloc0(sizeof(FeatureExtractor));
+
+	fx->opts = *opts;
+	fx->introspect = introspect;
+	fx->counting = introspect || opts->weighting != WEIGHTING_TF;
+	LaneCounterInit(&fx->lanes);
+	if (fx->counting)
+		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
+	if (opts->kind != FEATURES_CHARS && opts->n > 1)
+		for (int i = 0; i < opts->n; i++)
+			initStringInfo(&fx->ring[i]);
+	initStringInfo(&fx->buf);
+	return fx;
+}
+
+/* Counts one occurrence of a feature. */
+static inline void
+Emit(FeatureExtractor *fx, const char *feature, int len)
+{
+	uint64		hash = XXH3_64bits(feature, len);
+
+	if (likely(!fx->counting))
+		LaneCounterAdd(&fx->lanes, hash);
+	else
+	{
+		bool		found;
+		FeatureEntry *e = featuretab_insert(fx->table, hash, &found);
+
+		if (!found)
+		{
+			e->stat.hash = hash;
+			e->stat.count = 0;
+			e->stat.first = fx->seq;
+			e->stat.text = NULL;
+			e->stat.textlen = 0;
+			if (fx->introspect)
+			{
+				e->stat.text = palloc(len + 1);
+				memcpy(e->stat.text, feature, len);
+				e->stat.text[len] = '\0';
+				e->stat.textlen = len;
+			}
+		}
+		e->stat.count++;
+	}
+	fx->seq++;
+}
+
+/* Emits the shingle of the tokens in the ring, oldest first. */
+static void
+EmitShingle(FeatureExtractor *fx, int count)
+{
+	int			n = fx->opts.n;
+
+	resetStringInfo(&fx->buf);
+	for (int i = 0; i < count; i++)
+	{
+		StringInfo t = &fx->ring[(fx->ntokens - count + i) % n];
+
+		if (i > 0)
+			appendStringInfoChar(&fx->buf, ' ');
+		appendBinaryStringInfo(&fx->buf, t->data, t->len);
+	}
+	Emit(fx, fx->buf.data, fx->buf.len);
+}
+
+/* Emits the n-gram of the code points in the ring, oldest first. */
+static void
+EmitNgram(FeatureExtractor *fx, int count)
+{
+	char		gram[SIMHASH_MAX_N * 4];
+	int			len = 0;
+	int			n = fx->opts.n;
+
+	for (int i = 0; i < count; i++)
+	{
+		int			slot = (fx->ncp - count + i) % n;
+
+		memcpy(gram + len, fx->cp[slot], fx->cplen[slot]);
+		len += fx->cplen[slot];
+	}
+	Emit(fx, gram, len);
+}
+
+static inline void
+PushCodePoint(FeatureExtractor *fx, const char *cp, int len)
+{
+	int			slot = fx->ncp % fx->opts.n;
+
+	memcpy(fx->cp[slot], cp, len);
+	fx->cplen[slot] = len;
+	fx->ncp++;
+	if (fx->ncp >= fx->opts.n)
+		EmitNgram(fx, fx->opts.n);
+}
+
+/* Length of the UTF-8 sequence led by byte c (1 for invalid bytes). */
+static inline int
+Utf8Len(unsigned char c)
+{
+	if (c < 0xC0)
+		return 1;
+	if (c < 0xE0)
+		return 2;
+	if (c < 0xF0)
+		return 3;
+	return 4;
+}
+
+/*
+ * Adds one kept token (normalized UTF-8).  gap says that something stood
+ * between it and the previous kept token; it matters to character n-grams
+ * only.
+ */
+void
+FeatureExtractorAddToken(FeatureExtractor *fx, const char *token, int len,
+						 bool gap)
+{
+	if (fx->opts.kind == FEATURES_CHARS)
+	{
+		if (gap && fx->ncp > 0)
+			PushCodePoint(fx, " ", 1);
+		for (int i = 0; i < len;)
+		{
+			int			l = Utf8Len((unsigned char) token[i]);
+
+			if (i + l > len)
+				l = len - i;
+			PushCodePoint(fx, token + i, l);
+			i += l;
+		}
+	}
+	else if (fx->opts.n == 1)
+		Emit(fx, token, len);
+	else
+	{
+		StringInfo slot = &fx->ring[fx->ntokens % fx->opts.n];
+
+		resetStringInfo(slot);
+		appendBinaryStringInfo(slot, token, len);
+		fx->ntokens++;
+		if (fx->ntokens >= fx->opts.n)
+			EmitShingle(fx, fx->opts.n);
+	}
+}
+
+/* Emits the single feature of a document shorter than n. */
+static void
+FinishShort(FeatureExtractor *fx)
+{
+	if (fx->opts.kind == FEATURES_CHARS)
+	{
+		if (fx->ncp > 0 && fx->ncp < fx->opts.n)
+			EmitNgram(fx, (int) fx->ncp);
+	}
+	else if (fx->opts.n > 1 && fx->ntokens > 0 && fx->ntokens < fx->opts.n)
+		EmitShingle(fx, (int) fx->ntokens);
+	fx->ncp = fx->ntokens = 0;
+}
+
+static int
+CompareStatFirst(const void *a, const void *b)
+{
+	const FeatureStat *x = (const FeatureStat *) a;
+	const FeatureStat *y = (const FeatureStat *) b;
+
+	return x->first < y->first ? -1 : (x->first > y->first ? 1 : 0);
+}
+
+/* The distinct features, in no particular order. */
+static FeatureStat *
+CollectStats(FeatureExtractor *fx, int64 *nstats)
+{
+	FeatureStat *stats = palloc(sizeof(FeatureStat) * Max(fx->table->members, 1));
+	featuretab_iterator it;
+	FeatureEntry *e;
+	int64		n = 0;
+
+	featuretab_start_iterate(fx->table, &it);
+	while ((e = featuretab_iterate(fx->table, &it)) != NULL)
+		stats[n++] = e->stat;
+	*nstats = n;
+	return stats;
+}
+
+/*
+ * Sets *result to the fingerprint of the document whose tokens were added.
+ * Returns false when it had no feature.
+ */
+bool
+FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
+{
+	FeatureStat *stats;
+	int64		n;
+	bool		ok;
+
+	FinishShort(fx);
+	if (!fx->counting)
+		return LaneCounterResult(&fx->lanes, result);
+
+	stats = CollectStats(fx, &n);
+	if (fx->opts.weighting == WEIGHTING_LOG)
+	{
+		HashWeight *pairs = palloc(sizeof(HashWeight) * Max(n, 1));
+
+		for (int64 i = 0; i < n; i++)
+		{
+			pairs[i].hash = stats[i].hash;
+			pairs[i].weight = FeatureWeight(fx->opts.weighting, stats[i].count);
+		}
+		ok = FingerprintWeightedPairs(pairs, n, result);
+		pfree(pairs);
+	}
+	else
+	{
+		/* integer weights: exact, so the order does not matter */
+		LaneCounter lanes;
+
+		LaneCounterInit(&lanes);
+		for (int64 i = 0; i < n; i++)
+		{
+			int64		times = fx->opts.weighting == WEIGHTING_TF ? stats[i].count : 1;
+
+			for (int64 t = 0; t < times; t++)
+				LaneCounterAdd(&lanes, stats[i].hash);
+		}
+		ok = LaneCounterResult(&lanes, result);
+	}
+	pfree(stats);
+	return ok;
+}
+
+/*
+ * The distinct features of the document, in order of first occurrence;
+ * needs an extractor created with introspect.
+ */
+FeatureStat *
+FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats)
+{
+	FeatureStat *stats;
+
+	Assert(fx->introspect);
+	FinishShort(fx);
+	stats = CollectStats(fx, nstats);
+	qsort(stats, *nstats, sizeof(FeatureStat), CompareStatFirst);
+	return stats;
+}
+

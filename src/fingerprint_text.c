@@ -1,0 +1,454 @@
+/*
+ * fingerprint_text.c
+ *	  Normalization and word segmentation of documents with ICU, streamed in
+ *	  chunks, with a fast path for ASCII that gives the same tokens.
+ *
+ * Algorithm version 2, tokens:
+ *	  - the text (UTF-8) is normalized with ICU's NFKC_Casefold, which does
+ *		not depend on any locale, collation or database setting, and
+ *		segmented with ICU's word break iterator for the root locale (UAX
+ *		#29 as tailored by ICU, with dictionaries for Chinese, Japanese,
+ *		Thai, Khmer, Lao and Burmese);
+ *	  - a segment is kept when it contains a letter (general category L) or,
+ *		with the option numbers, a decimal digit: spaces, punctuation,
+ *		symbols and runs like "______" or "----" are dropped, and so by
+ *		default are numbers, the counters and dates that differ between
+ *		copies of a page;
+ *	  - within a kept segment a run of more than 3 equal code points is
+ *		shortened to 3 ("Soooooo" and "soooo" become "sooo"; "哈哈哈哈哈"
+ *		becomes "哈哈哈"), so that no single run dominates the weights.
+ *
+ * Streaming: the text is processed in chunks of about CHUNK_BYTES, each cut
+ * after a whitespace or punctuation character where UAX #29 always breaks
+ * and before a character where NFKC normalization may start afresh, so
+ * that chunking does not change the tokens.  (A run of CHUNK_BYTES without
+ * such a place, in practice only binary junk, is cut anyway at a
+ * normalization boundary.)  Memory beyond the detoasted text is
+ * O(CHUNK_BYTES), interrupts are checked after each chunk.
+ *
+ * ASCII fast path: a chunk of pure ASCII is segmented by a hand-written
+ * equivalent of ICU's rules on ASCII (lower-casing is all NFKC_Casefold
+ * does to ASCII).  The regression test fingerprint_icu compares both paths
+ * on many random strings.
+ */
+#include "fingerprint.h"
+
+#include "miscadmin.h"
+
+#include <unicode/ubrk.h>
+#include <unicode/uchar.h>
+#include <unicode/unorm2.h>
+#include <unicode/ustring.h>
+#include <unicode/utf8.h>
+#include <unicode/utf16.h>
+#include <unicode/uversion.h>
+
+#define CHUNK_BYTES		(64 * 1024)
+
+/* Longest run of one code point kept inside a token. */
+#define MAX_RUN			3
+
+/* ICU objects, opened once per backend (ICU allocates them with malloc). */
+static const UNormalizer2 *nfkc_cf = NULL;
+static UBreakIterator *word_iter = NULL;
+
+/* Classes of ASCII characters under ICU's word break rules. */
+enum
+{
+	AC_OTHER = 0,				/* always breaks before and after */
+	AC_LETTER,					/* ALetter: A-Z, a-z and (ICU) '@' */
+	AC_DIGIT,					/* Numeric */
+	AC_EXTEND,					/* ExtendNumLet: '_' */
+	AC_MIDNUMLET,				/* MidNumLet and Single_Quote: '.', '\'' */
+	AC_MIDNUM,					/* MidNum: ',', ';' */
+	AC_SPACE,					/* White_Space */
+	AC_STICKY					/* '"' (Double_Quote, joins Hebrew letters) */
+};
+static uint8 ascii_class[128];
+
+/* Working buffers of one document. */
+typedef struct SegmentState
+{
+	FeatureExtractor *fx;
+	bool		numbers;
+	char	   *token;			/* a token in UTF-8 */
+	int32		tokencap;
+	UChar	   *utf16;
+	int32		utf16cap;
+	UChar	   *norm;
+	int32		normcap;
+} SegmentState;
+
+static void
+InitAsciiClasses(void)
+{
+	for (int c = 0; c < 128; c++)
+	{
+		uint8		cl = AC_OTHER;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '@')
+			cl = AC_LETTER;
+		else if (c >= '0' && c <= '9')
+			cl = AC_DIGIT;
+		else if (c == '_')
+			cl = AC_EXTEND;
+		else if (c == '.' || c == '\'')
+			cl = AC_MIDNUMLET;
+		else if (c == ',' || c == ';')
+			cl = AC_MIDNUM;
+		else if (c == ' ' || (c >= '\t' && c <= '\r'))
+			cl = AC_SPACE;
+		else if (c == '"' || c < 0x20 || c == 0x7f)
+			cl = AC_STICKY;		/* not a safe place to cut either */
+		ascii_class[c] = cl;
+	}
+}
+
+/* Opens the ICU objects on first use. */
+static void
+EnsureIcu(void)
+{
+	UErrorCode status = U_ZERO_ERROR;
+
+	if (word_iter != NULL)
+		return;
+	nfkc_cf = unorm2_getNFKCCasefoldInstance(&status);
+	if (U_FAILURE(status))
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("could not open the ICU NFKC_Casefold normalizer: %s",
+						u_errorName(status))));
+	word_iter = ubrk_open(UBRK_WORD, "", NULL, 0, &status);
+	if (U_FAILURE(status))
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("could not open the ICU word break iterator: %s",
+						u_errorName(status))));
+	InitAsciiClasses();
+}
+
+/* Major version of the ICU library loaded (not the headers built against). */
+int
+IcuMajorVersion(void)
+{
+	UVersionInfo v;
+
+	u_getVersion(v);
+	return v[0];
+}
+
+/*
+ * Can a chunk end right after c?  Only after whitespace, or punctuation
+ * that UAX #29 (as ICU tailors it) never joins to anything and that NFKC
+ * leaves alone.
+ */
+static bool
+SafeToCutAfter(UChar32 c)
+{
+	int32		wb;
+
+	if (c < 0)
+		return false;
+	if (c < 128)
+		return ascii_class[c] == AC_SPACE ||
+			(ascii_class[c] == AC_OTHER && c != '@');
+	if (u_isUWhiteSpace(c))
+		return true;
+	if ((U_GET_GC_MASK(c) & U_GC_P_MASK) == 0)
+		return false;
+	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
+	if (wb != U_WB_OTHER)
+		return false;
+	{
+		UChar		mapping[8];
+		UErrorCode	status = U_ZERO_ERROR;
+
+		/* no NFKC_Casefold mapping: it stays itself */
+		return unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
+	}
+}
+
+/* Can a chunk start with c?  Not with anything that attaches backwards. */
+static bool
+SafeToCutBefore(UChar32 c)
+{
+	int32		wb;
+
+	if (c < 0)
+		return false;
+	if (c < 128)
+		return true;
+	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
+	if (wb == U_WB_EXTEND || wb == U_WB_FORMAT || wb == U_WB_ZWJ)
+		return false;
+	return unorm2_hasBoundaryBefore(nfkc_cf, c);
+}
+
+/*
+ * Where to end the chunk that starts at start and would end at end (< len):
+ * a position in (start, end] that is safe to cut at.
+ */
+static int32
+FindCut(const char *s, int32 start, int32 end, int32 len)
+{
+	const uint8_t *u = (const uint8_t *) s;
+	int32		p = end;
+	int32		q;
+
+	while (p > start + 1 && U8_IS_TRAIL(u[p]))
+		p--;
+	for (q = p; q > start;)
+	{
+		UChar32 next, prev;
+		int32		i = q,
+					j = q;
+
+		U8_NEXT(u, i, len, next);
+		U8_PREV(u, start, j, prev);
+		if (SafeToCutAfter(prev) && SafeToCutBefore(next))
+			return q;
+		q = j;
+	}
+	/* No word boundary we can prove; settle for a normalization boundary. */
+	for (q = p; q > start && p - q < 1024;)
+	{
+		UChar32 next;
+		int32		i = q;
+
+		U8_NEXT(u, i, len, next);
+		if (SafeToCutBefore(next))
+			return q;
+		U8_BACK_1(u, start, q);
+	}
+	return p;
+}
+
+static inline bool
+IsAscii(const char *s, int32 len)
+{
+	int32		i = 0;
+	uint64		acc = 0;
+
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, s + i, 8);
+		acc |= w;
+	}
+	for (; i < len; i++)
+		acc |= (unsigned char) s[i];
+	return (acc & UINT64CONST(0x8080808080808080)) == 0;
+}
+
+/*
+ * ICU's word rules restricted to ASCII: a token is a maximal run of
+ * letters, digits and '_', in which also '.' or '\'' may stand between two
+ * letters, and '.', '\'', ',' or ';' between two digits.
+ */
+static void
+SegmentAscii(SegmentState *st, const char *s, int32 len)
+{
+	int32		i = 0;
+
+	while (i < len)
+	{
+		int32		start;
+		int32		toklen = 0;
+		bool		keep = false;
+		unsigned char last = 0;
+		int			run = 0;
+
+		/* skip to the start of a token */
+		while (i < len)
+		{
+			uint8		cl = ascii_class[(unsigned char) s[i]];
+
+			if (cl == AC_LETTER || cl == AC_DIGIT || cl == AC_EXTEND)
+				break;
+			i++;
+		}
+		if (i >= len)
+			break;
+		start = i;
+		for (;;)
+		{
+			while (i < len)
+			{
+				uint8		cl = ascii_class[(unsigned char) s[i]];
+
+				if (cl != AC_LETTER && cl != AC_DIGIT && cl != AC_EXTEND)
+					break;
+				i++;
+			}
+			if (i + 1 < len && i > start)
+			{
+				uint8		m = ascii_class[(unsigned char) s[i]];
+				uint8		x = ascii_class[(unsigned char) s[i - 1]];
+				uint8		y = ascii_class[(unsigned char) s[i + 1]];
+
+				if ((m == AC_MIDNUMLET && x == AC_LETTER && y == AC_LETTER) ||
+					((m == AC_MIDNUMLET || m == AC_MIDNUM) &&
+					 x == AC_DIGIT && y == AC_DIGIT))
+				{
+					i += 2;
+					continue;
+				}
+			}
+			break;
+		}
+
+		/* lower-case, shorten runs, check for a letter */
+		for (int32 k = start; k < i; k++)
+		{
+			unsigned char c = (unsigned char) s[k];
+
+			if (c >= 'A' && c <= 'Z')
+				c += 'a' - 'A';
+			if (c >= 'a' && c <= 'z')
+				keep = true;
+			else if (c >= '0' && c <= '9' && st->numbers)
+				keep = true;
+			if (c == last)
+			{
+				if (++run > MAX_RUN)
+					continue;
+			}
+			else
+			{
+				last = c;
+				run = 1;
+			}
+			st->token[toklen++] = (char) c;
+		}
+		if (keep)
+			FeatureExtractorAddToken(st->fx, st->token, toklen, true);
+	}
+}
+
+/* Makes *buf hold at least need units of size elem. */
+static void
+Reserve(void **buf, int32 *cap, int32 need, Size elem)
+{
+	if (*cap >= need)
+		return;
+	if (*buf)
+		pfree(*buf);
+	*cap = Max(need, 2 * *cap);
+	*buf = palloc((Size) *cap * elem);
+}
+
+static void
+CheckIcu(UErrorCode status, const char *what)
+{
+	if (U_FAILURE(status))
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("ICU %s failed: %s", what, u_errorName(status))));
+}
+
+/* Normalizes and segments a chunk with ICU. */
+static void
+SegmentIcu(SegmentState *st, const char *s, int32 len)
+{
+	UErrorCode status = U_ZERO_ERROR;
+	int32		n16;
+	int32		nnorm;
+	int32		start,
+				end,
+				prev_end = -1;
+
+	Reserve((void **) &st->utf16, &st->utf16cap, len + 1, sizeof(UChar));
+	u_strFromUTF8WithSub(st->utf16, st->utf16cap, &n16, s, len, 0xFFFD, NULL, &status);
+	CheckIcu(status, "conversion from UTF-8");
+
+	Reserve((void **) &st->norm, &st->normcap, n16 + n16 / 2 + 16, sizeof(UChar));
+	nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	if (status == U_BUFFER_OVERFLOW_ERROR)
+	{
+		status = U_ZERO_ERROR;
+		Reserve((void **) &st->norm, &st->normcap, nnorm + 1, sizeof(UChar));
+		nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	}
+	CheckIcu(status, "normalization");
+
+	Reserve((void **) &st->token, &st->tokencap, 3 * nnorm + 4, 1);
+	ubrk_setText(word_iter, st->norm, nnorm, &status);
+	CheckIcu(status, "word segmentation");
+
+	start = ubrk_first(word_iter);
+	for (end = ubrk_next(word_iter); end != UBRK_DONE;
+		 start = end, end = ubrk_next(word_iter))
+	{
+		int32		i = start;
+		int32		toklen = 0;
+		bool		keep = false;
+		UChar32		last = -1;
+		int			run = 0;
+
+		while (i < end)
+		{
+			UChar32		c;
+
+			U16_NEXT(st->norm, i, end, c);
+			if (!keep && (u_isalpha(c) || (st->numbers && u_isdigit(c))))
+				keep = true;
+			if (c == last)
+			{
+				if (++run > MAX_RUN)
+					continue;
+			}
+			else
+			{
+				last = c;
+				run = 1;
+			}
+			U8_APPEND_UNSAFE(st->token, toklen, c);
+		}
+		if (keep)
+		{
+			FeatureExtractorAddToken(st->fx, st->token, toklen,
+									 start != prev_end);
+			prev_end = end;
+		}
+	}
+	/* don't leave ICU pointing into memory about to be freed */
+	ubrk_setText(word_iter, NULL, 0, &status);
+}
+
+/*
+ * Feeds the kept tokens of the UTF-8 text s[0..len) to fx, in order;
+ * numbers says whether tokens of digits only are kept.
+ */
+void
+SegmentDocument(const char *s, size_t len, bool numbers, FeatureExtractor *fx)
+{
+	SegmentState st;
+	int32		pos = 0;
+	int32		total = (int32) len;
+
+	Assert(len < PG_INT32_MAX);
+	EnsureIcu();
+	memset(&st, 0, sizeof(st));
+	st.fx = fx;
+	st.numbers = numbers;
+	st.tokencap = Min(total, CHUNK_BYTES) + 4;
+	st.token = palloc(st.tokencap);
+
+	while (pos < total)
+	{
+		int32		end = total;
+
+		if (total - pos > CHUNK_BYTES)
+			end = FindCut(s, pos, pos + CHUNK_BYTES, total);
+		if (IsAscii(s + pos, end - pos))
+		{
+			Reserve((void **) &st.token, &st.tokencap, end - pos + 4, 1);
+			SegmentAscii(&st, s + pos, end - pos);
+		}
+		else
+			SegmentIcu(&st, s + pos, end - pos);
+		pos = end;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
