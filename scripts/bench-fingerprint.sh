@@ -31,7 +31,11 @@ chown -R "$RUN_USER" "$WORK/bench"
 
 # Option sets compared: name and the simhash() call on column body.
 CONFIGS="
-words-tf|simhash(body)
+default|simhash(body)
+words-tf|simhash(body, 'words', 1, 'tf')
+words-runs|simhash(body, 'words', 1, 'runs')
+chars2-runs|simhash(body, 'chars', 2, 'runs')
+shingles2-runs|simhash(body, 'shingles', 2, 'runs')
 words-binary|simhash(body, 'words', 1, 'binary')
 words-log|simhash(body, 'words', 1, 'log')
 words-tf-numbers|simhash(body, 'words', 1, 'tf', true)
@@ -96,7 +100,7 @@ SELECT config, lang,
 \echo Unrelated pages on the same template: all pairs of documents of different articles
 SELECT f1.config, a.lang, count(*) AS pairs,
        count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3) AS "within 3",
-       to_char(count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3)::float8 / count(*), 'FM0.0EEEE') AS "rate k=3",
+       to_char(count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3)::numeric / count(*), '9.9EEEE') AS "rate k=3",
        round(avg(f1.fp <-> f2.fp), 1) AS "mean distance",
        min(f1.fp <-> f2.fp) AS "min distance"
   FROM docs a JOIN docs b ON a.lang = b.lang AND a.template = b.template AND a.base < b.base

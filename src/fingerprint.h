@@ -38,8 +38,13 @@ typedef enum Weighting
 {
 	WEIGHTING_TF,				/* every occurrence counts 1 */
 	WEIGHTING_BINARY,			/* every distinct feature counts 1 */
-	WEIGHTING_LOG				/* 1 + ln(occurrences) per distinct feature */
+	WEIGHTING_LOG,				/* 1 + ln(occurrences) per distinct feature */
+	WEIGHTING_RUNS				/* every occurrence counts the length of its
+								 * run of text, at most SIMHASH_RUN_CAP */
 } Weighting;
+
+/* Longest run of words that weighs more (weighting 'runs'). */
+#define SIMHASH_RUN_CAP 8
 
 typedef struct FingerprintOptions
 {
@@ -96,6 +101,25 @@ LaneCounterAdd(LaneCounter *counter, uint64 hash)
 		LaneCounterFlush(counter);
 }
 
+/* Adds a feature of integer weight w >= 1 (w times, in one go). */
+static inline void
+LaneCounterAddWeighted(LaneCounter *counter, uint64 hash, int64 w)
+{
+	const uint64 spread = UINT64CONST(0x0101010101010101);
+
+	while (w > 0)
+	{
+		uint64		step = Min(w, 255);
+
+		if (counter->pending + step > 255)
+			LaneCounterFlush(counter);
+		for (int k = 0; k < 8; k++)
+			counter->lanes[k] += ((hash >> k) & spread) * step;
+		counter->pending += step;
+		w -= step;
+	}
+}
+
 /* A feature hash with a real-valued weight. */
 typedef struct HashWeight
 {
@@ -120,6 +144,7 @@ typedef struct FeatureStat
 {
 	uint64		hash;
 	int64		count;			/* occurrences */
+	int64		runweight;		/* sum of the run weights of the occurrences */
 	int64		first;			/* sequence number of the first occurrence */
 	char	   *text;			/* the feature (introspection only) */
 	int			textlen;
@@ -128,10 +153,10 @@ typedef struct FeatureStat
 extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
 												bool introspect);
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
-									 int len, bool gap);
+									 int len, bool gap, bool newrun);
 extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
 extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
-extern double FeatureWeight(Weighting weighting, int64 count);
+extern double FeatureWeight(Weighting weighting, const FeatureStat *stat);
 
 /* fingerprint_text.c */
 extern void SegmentDocument(const char *utf8, size_t len, bool numbers,

@@ -19,9 +19,17 @@
  *	  `xxhsum -H3` reproduces it, and simhash(text[]) of the features gives
  *	  the same fingerprint as the text.
  *
- * Weights: tf counts every occurrence 1 and needs no memory per feature
- * (byte lanes); binary and log weigh each distinct feature once, which
- * needs a table of the distinct features seen.
+ * Weights: runs (the default) counts every occurrence with the length of
+ * the run of text its token belongs to, at most SIMHASH_RUN_CAP words; a run
+ * ends at a line break, a sentence terminator, a symbol such as | or ·, or
+ * any other character that does not continue a sentence (see RunBreak in
+ * fingerprint_text.c).  Prose sits in long runs; navigation, meta lines
+ * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
+ * short ones, so a page's template weighs less than its body: the benchmark
+ * (README) measured the gain on mirrored pages.  tf counts every occurrence
+ * 1.  Both need no memory per feature (byte lanes; runs waits for at most
+ * one run of fewer than SIMHASH_RUN_CAP tokens).  binary and log weigh each
+ * distinct feature once, which needs a table of the distinct features.
  */
 #include "fingerprint.h"
 
@@ -70,20 +78,31 @@ struct FeatureExtractor
 	int64		ncp;
 
 	StringInfoData buf;			/* a feature being assembled */
+
+	/* weighting runs: the current run and its features not yet counted */
+	bool		runs;
+	int64		runlen;			/* tokens in the current run */
+	uint64	   *pending;		/* hashes of its features (while short) */
+	char	  **pendingtext;	/* and their text (introspection) */
+	int		   *pendinglen;
+	int			npending;
+	int			pendingcap;
 };
 
 /* Weight of a feature that occurs count times, under a weighting. */
 double
-FeatureWeight(Weighting weighting, int64 count)
+FeatureWeight(Weighting weighting, const FeatureStat *stat)
 {
 	switch (weighting)
 	{
 		case WEIGHTING_TF:
-			return (double) count;
+			return (double) stat->count;
 		case WEIGHTING_BINARY:
 			return 1.0;
 		case WEIGHTING_LOG:
-			return 1.0 + log((double) count);
+			return 1.0 + log((double) stat->count);
+		case WEIGHTING_RUNS:
+			return (double) stat->runweight;
 	}
 	return 0.0;
 }
@@ -99,7 +118,16 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
 
 	fx->opts = *opts;
 	fx->introspect = introspect;
-	fx->counting = introspect || opts->weighting != WEIGHTING_TF;
+	fx->counting = introspect ||
+		(opts->weighting != WEIGHTING_TF && opts->weighting != WEIGHTING_RUNS);
+	fx->runs = opts->weighting == WEIGHTING_RUNS;
+	if (fx->runs)
+	{
+		fx->pendingcap = 64;
+		fx->pending = palloc(sizeof(uint64) * fx->pendingcap);
+		fx->pendingtext = palloc(sizeof(char *) * fx->pendingcap);
+		fx->pendinglen = palloc(sizeof(int) * fx->pendingcap);
+	}
 	LaneCounterInit(&fx->lanes);
 	if (fx->counting)
 		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
@@ -110,14 +138,17 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
 	return fx;
 }
 
-/* Counts one occurrence of a feature. */
+/* Counts one occurrence of a feature of weight w (w > 1 for runs only). */
 static inline void
-Emit(FeatureExtractor *fx, const char *feature, int len)
+Count(FeatureExtractor *fx, uint64 hash, int64 w, const char *feature, int len)
 {
-	uint64		hash = XXH3_64bits(feature, len);
-
 	if (likely(!fx->counting))
-		LaneCounterAdd(&fx->lanes, hash);
+	{
+		if (w == 1)
+			LaneCounterAdd(&fx->lanes, hash);
+		else
+			LaneCounterAddWeighted(&fx->lanes, hash, w);
+	}
 	else
 	{
 		bool		found;
@@ -127,6 +158,7 @@ Emit(FeatureExtractor *fx, const char *feature, int len)
 		{
 			e->stat.hash = hash;
 			e->stat.count = 0;
+			e->stat.runweight = 0;
 			e->stat.first = fx->seq;
 			e->stat.text = NULL;
 			e->stat.textlen = 0;
@@ -139,8 +171,52 @@ Emit(FeatureExtractor *fx, const char *feature, int len)
 			}
 		}
 		e->stat.count++;
+		e->stat.runweight += w;
 	}
 	fx->seq++;
+}
+
+/* Counts the features of the current run, each with weight w. */
+static void
+FlushPending(FeatureExtractor *fx, int64 w)
+{
+	for (int i = 0; i < fx->npending; i++)
+	{
+		Count(fx, fx->pending[i], w, fx->pendingtext[i], fx->pendinglen[i]);
+		if (fx->pendingtext[i])
+			pfree(fx->pendingtext[i]);
+	}
+	fx->npending = 0;
+}
+
+/*
+ * One occurrence of a feature.  Under weighting runs, a feature weighs the
+ * length of the run of its (last) token, known only when the run ends or
+ * reaches SIMHASH_RUN_CAP tokens; until then it waits in pending.
+ */
+static inline void
+Emit(FeatureExtractor *fx, const char *feature, int len)
+{
+	uint64		hash = XXH3_64bits(feature, len);
+
+	if (likely(!fx->runs))
+		Count(fx, hash, 1, feature, len);
+	else if (fx->runlen >= SIMHASH_RUN_CAP)
+		Count(fx, hash, SIMHASH_RUN_CAP, feature, len);
+	else
+	{
+		if (fx->npending == fx->pendingcap)
+		{
+			fx->pendingcap *= 2;
+			fx->pending = repalloc(fx->pending, sizeof(uint64) * fx->pendingcap);
+			fx->pendingtext = repalloc(fx->pendingtext, sizeof(char *) * fx->pendingcap);
+			fx->pendinglen = repalloc(fx->pendinglen, sizeof(int) * fx->pendingcap);
+		}
+		fx->pending[fx->npending] = hash;
+		fx->pendingtext[fx->npending] = fx->introspect ? pnstrdup(feature, len) : NULL;
+		fx->pendinglen[fx->npending] = len;
+		fx->npending++;
+	}
 }
 
 /* Emits the shingle of the tokens in the ring, oldest first. */
@@ -207,12 +283,23 @@ Utf8Len(unsigned char c)
 /*
  * Adds one kept token (normalized UTF-8).  gap says that something stood
  * between it and the previous kept token; it matters to character n-grams
- * only.
+ * only.  newrun says that a line or sentence break, or a symbol, stood
+ * between them; it matters to weighting runs only.
  */
 void
 FeatureExtractorAddToken(FeatureExtractor *fx, const char *token, int len,
-						 bool gap)
+						 bool gap, bool newrun)
 {
+	if (fx->runs)
+	{
+		if (newrun && fx->runlen > 0)
+		{
+			FlushPending(fx, fx->runlen);
+			fx->runlen = 0;
+		}
+		if (++fx->runlen == SIMHASH_RUN_CAP)
+			FlushPending(fx, SIMHASH_RUN_CAP);
+	}
 	if (fx->opts.kind == FEATURES_CHARS)
 	{
 		if (gap && fx->ncp > 0)
@@ -253,6 +340,11 @@ FinishShort(FeatureExtractor *fx)
 	else if (fx->opts.n > 1 && fx->ntokens > 0 && fx->ntokens < fx->opts.n)
 		EmitShingle(fx, (int) fx->ntokens);
 	fx->ncp = fx->ntokens = 0;
+	if (fx->runs)
+	{
+		FlushPending(fx, Max(fx->runlen, 1));
+		fx->runlen = 0;
+	}
 }
 
 static int
@@ -303,7 +395,7 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 		for (int64 i = 0; i < n; i++)
 		{
 			pairs[i].hash = stats[i].hash;
-			pairs[i].weight = FeatureWeight(fx->opts.weighting, stats[i].count);
+			pairs[i].weight = FeatureWeight(fx->opts.weighting, &stats[i]);
 		}
 		ok = FingerprintWeightedPairs(pairs, n, result);
 		pfree(pairs);
@@ -316,10 +408,8 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 		LaneCounterInit(&lanes);
 		for (int64 i = 0; i < n; i++)
 		{
-			int64		times = fx->opts.weighting == WEIGHTING_TF ? stats[i].count : 1;
-
-			for (int64 t = 0; t < times; t++)
-				LaneCounterAdd(&lanes, stats[i].hash);
+			LaneCounterAddWeighted(&lanes, stats[i].hash,
+								   (int64) FeatureWeight(fx->opts.weighting, &stats[i]));
 		}
 		ok = LaneCounterResult(&lanes, result);
 	}

@@ -15,7 +15,7 @@ FingerprintOptionsDefault(FingerprintOptions *opts)
 {
 	opts->kind = FEATURES_WORDS;
 	opts->n = 1;
-	opts->weighting = WEIGHTING_TF;
+	opts->weighting = WEIGHTING_RUNS;
 	opts->numbers = false;
 }
 
@@ -45,6 +45,8 @@ WeightingName(Weighting weighting)
 			return "binary";
 		case WEIGHTING_LOG:
 			return "log";
+		case WEIGHTING_RUNS:
+			return "runs";
 	}
 	return "?";
 }
@@ -102,11 +104,13 @@ FingerprintOptionsParse(FingerprintOptions *opts, text *kind, int32 n,
 		opts->weighting = WEIGHTING_BINARY;
 	else if (strcmp(w, "log") == 0)
 		opts->weighting = WEIGHTING_LOG;
+	else if (strcmp(w, "runs") == 0)
+		opts->weighting = WEIGHTING_RUNS;
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid weighting \"%s\"", w),
-				 errhint("Valid weightings are \"tf\", \"binary\" and \"log\".")));
+				 errhint("Valid weightings are \"tf\", \"binary\", \"log\" and \"runs\".")));
 
 	opts->numbers = numbers;
 	pfree(k);

@@ -66,11 +66,15 @@ enum
 };
 static uint8 ascii_class[128];
 
+/* Does an ASCII character outside kept tokens end a run (RunBreak)? */
+static bool ascii_breaks_run[128];
+
 /* Working buffers of one document. */
 typedef struct SegmentState
 {
 	FeatureExtractor *fx;
 	bool		numbers;
+	bool		newrun;			/* a run break since the last kept token? */
 	char	   *token;			/* a token in UTF-8 */
 	int32		tokencap;
 	UChar	   *utf16;
@@ -104,6 +108,36 @@ InitAsciiClasses(void)
 	}
 }
 
+/*
+ * Does c, found between two kept tokens, end a run of text (for weighting
+ * runs)?  Spaces, digits, and what sentence segmentation continues a
+ * sentence with (commas, colons, semicolons, dashes, quotes, brackets) do
+ * not; line breaks, sentence terminators, symbols and everything else do.
+ */
+static bool
+RunBreakSlow(UChar32 c)
+{
+	if (u_isdigit(c))
+		return false;
+	switch (u_getIntPropertyValue(c, UCHAR_SENTENCE_BREAK))
+	{
+		case U_SB_SP:
+		case U_SB_SCONTINUE:
+		case U_SB_CLOSE:
+		case U_SB_EXTEND:
+		case U_SB_FORMAT:
+			return false;
+		default:
+			return true;
+	}
+}
+
+static inline bool
+RunBreak(UChar32 c)
+{
+	return c < 128 ? ascii_breaks_run[c] : RunBreakSlow(c);
+}
+
 /* Opens the ICU objects on first use. */
 static void
 EnsureIcu(void)
@@ -125,6 +159,8 @@ EnsureIcu(void)
 				 errmsg("could not open the ICU word break iterator: %s",
 						u_errorName(status))));
 	InitAsciiClasses();
+	for (int c = 0; c < 128; c++)
+		ascii_breaks_run[c] = RunBreakSlow(c);
 }
 
 /* Major version of the ICU library loaded (not the headers built against). */
@@ -266,6 +302,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 
 			if (cl == AC_LETTER || cl == AC_DIGIT || cl == AC_EXTEND)
 				break;
+			st->newrun |= ascii_breaks_run[(unsigned char) s[i]];
 			i++;
 		}
 		if (i >= len)
@@ -322,7 +359,13 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 			st->token[toklen++] = (char) c;
 		}
 		if (keep)
-			FeatureExtractorAddToken(st->fx, st->token, toklen, true);
+		{
+			FeatureExtractorAddToken(st->fx, st->token, toklen, true, st->newrun);
+			st->newrun = false;
+		}
+		else
+			for (int32 k = start; k < i; k++)
+				st->newrun |= ascii_breaks_run[(unsigned char) s[k]];
 	}
 }
 
@@ -408,8 +451,19 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 		if (keep)
 		{
 			FeatureExtractorAddToken(st->fx, st->token, toklen,
-									 start != prev_end);
+									 start != prev_end, st->newrun);
+			st->newrun = false;
 			prev_end = end;
+		}
+		else
+		{
+			for (i = start; i < end;)
+			{
+				UChar32		c;
+
+				U16_NEXT(st->norm, i, end, c);
+				st->newrun |= RunBreak(c);
+			}
 		}
 	}
 	/* don't leave ICU pointing into memory about to be freed */
@@ -432,6 +486,7 @@ SegmentDocument(const char *s, size_t len, bool numbers, FeatureExtractor *fx)
 	memset(&st, 0, sizeof(st));
 	st.fx = fx;
 	st.numbers = numbers;
+	st.newrun = true;
 	st.tokencap = Min(total, CHUNK_BYTES) + 4;
 	st.token = palloc(st.tokencap);
 

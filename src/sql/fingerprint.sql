@@ -9,14 +9,14 @@
 CREATE FUNCTION simhash(text) RETURNS simhash
 	AS 'MODULE_PATHNAME', 'simhash_text'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
-COMMENT ON FUNCTION simhash(text) IS 'simhash fingerprint of a document with the default options (ICU-normalized words, term-frequency weights); NULL when the text has no words';
+COMMENT ON FUNCTION simhash(text) IS 'simhash fingerprint of a document with the default options, simhash(body, ''words'', 1, ''runs'', false): ICU-normalized words, each occurrence weighted by the length of its run of text; NULL when the text has no words';
 
 CREATE FUNCTION simhash(body text, features text, n integer DEFAULT 0,
-                        weighting text DEFAULT 'tf', numbers boolean DEFAULT false)
+                        weighting text DEFAULT 'runs', numbers boolean DEFAULT false)
 	RETURNS simhash
 	AS 'MODULE_PATHNAME', 'simhash_text_options'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
-COMMENT ON FUNCTION simhash(text, text, integer, text, boolean) IS 'simhash fingerprint of a document: features ''words'', ''shingles'' or ''chars'' (n words or characters, 0 for the default), weighting ''tf'', ''binary'' or ''log'', numbers keeps tokens of digits; NULL when the text has no feature';
+COMMENT ON FUNCTION simhash(text, text, integer, text, boolean) IS 'simhash fingerprint of a document: features ''words'', ''shingles'' or ''chars'' (n words or characters, 0 for the default), weighting ''runs'' (default), ''tf'', ''binary'' or ''log'', numbers keeps tokens of digits; NULL when the text has no feature';
 
 CREATE FUNCTION simhash_features(body text,
                                  OUT feature text, OUT occurrences bigint,
@@ -27,7 +27,7 @@ CREATE FUNCTION simhash_features(body text,
 COMMENT ON FUNCTION simhash_features(text) IS 'features, occurrences, weights and feature hashes that simhash(text) uses for a document, in order of first occurrence';
 
 CREATE FUNCTION simhash_features(body text, features text, n integer DEFAULT 0,
-                                 weighting text DEFAULT 'tf', numbers boolean DEFAULT false,
+                                 weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
                                  OUT feature text, OUT occurrences bigint,
                                  OUT weight float8, OUT hash simhash)
 	RETURNS SETOF record
