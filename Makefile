@@ -28,7 +28,7 @@ SQL_PARTS   = src/sql/type.sql \
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball nulls fingerprint golden dump
+REGRESS     = validate type_io casts compare distance ball nulls fingerprint fingerprint_options fingerprint_icu golden dump
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # TAP tests live in test/t.

@@ -20,6 +20,23 @@ SELECT simhash(text 'x', 'chars', 17);
 SELECT simhash(text 'x', 'chars', -1);
 SELECT simhash(text 'x', 'words', 1, 'idf');
 \set VERBOSITY terse
+DO $$
+DECLARE
+  bad text[] := ARRAY['features', 'n', 'weighting', 'features of simhash_features'];
+BEGIN
+  FOR i IN 1 .. 4 LOOP
+    BEGIN
+      CASE i
+        WHEN 1 THEN PERFORM simhash(text 'x', 'bogus');
+        WHEN 2 THEN PERFORM simhash(text 'x', 'words', 99);
+        WHEN 3 THEN PERFORM simhash(text 'x', 'words', 1, 'bogus');
+        WHEN 4 THEN PERFORM * FROM simhash_features(text 'x', 'bogus');
+      END CASE;
+    EXCEPTION WHEN invalid_parameter_value THEN
+      RAISE NOTICE 'invalid %: SQLSTATE %', bad[i], SQLSTATE;
+    END;
+  END LOOP;
+END $$;
 
 -- Introspection: what simhash(text) used.  Numbers and symbols are not
 -- features; a run's words weigh its length (at most 8).
