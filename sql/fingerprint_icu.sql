@@ -1,38 +1,52 @@
 -- The ASCII fast path and the ICU path give the same tokens, and streaming
--- in chunks does not change them.  U+3000 (ideographic space) normalizes to
--- a space, so putting one in front of an ASCII text sends it through ICU
--- without changing its features.
+-- in chunks does not change them.  simhash.fast_path = off sends all text
+-- through ICU; results must not change.  Random strings over an alphabet
+-- that exercises the word break rules, also mixed with non-ASCII
+-- characters (so that ASCII stretches and ICU pieces alternate).
 SELECT setseed(0.42);
-CREATE TEMP TABLE random_ascii AS
-SELECT i, string_agg(substr($$aAbZ19_.'',;:@"-! 	
-xYq0|$$, 1 + floor(random() * 28)::int, 1), '') AS s
+CREATE TEMP TABLE random_text AS
+SELECT i, string_agg(substr(CASE WHEN i % 2 = 0 THEN $$aAbZ19_.'',;:@"-! 	
+xYq0|$$ ELSE $$aAbZ19_.'',;:@"-! 	
+xYq0|é“”　中文 ß。́Ａ$$ END, 1 + floor(random() * CASE WHEN i % 2 = 0 THEN 28 ELSE 40 END)::int, 1), '') AS s
   FROM generate_series(1, 20000) i, generate_series(1, 12) j GROUP BY i;
+CREATE TEMP TABLE results (path text, i int, features text[], fp_default simhash,
+                           fp_chars simhash, fp_shingles simhash);
+SET simhash.fast_path = on;
+INSERT INTO results SELECT 'fast', i,
+  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
+  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+SET simhash.fast_path = off;
+INSERT INTO results SELECT 'icu', i,
+  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
+  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+RESET simhash.fast_path;
+SELECT count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS token_mismatches,
+       count(*) FILTER (WHERE f.fp_default IS DISTINCT FROM c.fp_default) AS default_mismatches,
+       count(*) FILTER (WHERE f.fp_chars IS DISTINCT FROM c.fp_chars) AS chars_mismatches,
+       count(*) FILTER (WHERE f.fp_shingles IS DISTINCT FROM c.fp_shingles) AS shingles_mismatches,
+       count(*) FILTER (WHERE f.fp_default IS NOT NULL) AS with_fingerprint
+  FROM results f JOIN results c ON c.i = f.i AND c.path = 'icu' WHERE f.path = 'fast';
+-- U+3000 (ideographic space) normalizes to a space: it changes no feature.
+SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM simhash(U&'\3000' || s)) AS ideographic_space_mismatches
+  FROM random_text;
 
-SELECT count(*) AS token_mismatches FROM random_ascii
- WHERE (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
-          FROM simhash_features(s, 'words', 1, 'runs', true))
-       IS DISTINCT FROM
-       (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
-          FROM simhash_features(U&'\3000' || s, 'words', 1, 'runs', true));
-SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM simhash(U&'\3000' || s)) AS default_mismatches,
-       count(*) FILTER (WHERE simhash(s, 'chars', 3) IS DISTINCT FROM simhash(U&'\3000' || s, 'chars', 3)) AS chars_mismatches,
-       count(*) FILTER (WHERE simhash(s, 'shingles', 2, 'tf') IS DISTINCT FROM simhash(U&'\3000' || s, 'shingles', 2, 'tf')) AS shingles_mismatches,
-       count(*) FILTER (WHERE simhash(s) IS NOT NULL) AS with_fingerprint
-  FROM random_ascii;
-
--- Long documents are cut into chunks; the cuts differ between the two
--- paths (after an ASCII space, after U+3000) and change nothing.
+-- Long documents are cut into chunks; the cuts differ (after an ASCII
+-- space, after U+3000; fast path or not) and change nothing.
 CREATE TEMP TABLE long_doc AS
 SELECT string_agg(w, CASE WHEN i % 13 = 0 THEN E'.\n' WHEN i % 5 = 0 THEN ', ' ELSE ' ' END ORDER BY i) AS s
   FROM (SELECT i, (ARRAY['alpha', 'Beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta',
                          'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho'])
                   [1 + floor(random() * 17)::int] AS w
           FROM generate_series(1, 60000) i) w;
+CREATE TEMP TABLE long_fast AS
+SELECT simhash(s) AS d, simhash(s, 'chars', 4, 'tf') AS c, simhash(s, 'shingles', 3, 'log') AS sh FROM long_doc;
+SET simhash.fast_path = off;
 SELECT length(s) > 300000 AS several_chunks,
-       simhash(s) = simhash(replace(s, ' ', U&'\3000')) AS default_same,
-       simhash(s, 'chars', 4, 'tf') = simhash(replace(s, ' ', U&'\3000'), 'chars', 4, 'tf') AS chars_same,
-       simhash(s, 'shingles', 3, 'log') = simhash(replace(s, ' ', U&'\3000'), 'shingles', 3, 'log') AS shingles_same
-  FROM long_doc;
+       simhash(s) = d AND simhash(replace(s, ' ', U&'\3000')) = d AS default_same,
+       simhash(s, 'chars', 4, 'tf') = c AND simhash(replace(s, ' ', U&'\3000'), 'chars', 4, 'tf') = c AS chars_same,
+       simhash(s, 'shingles', 3, 'log') = sh AND simhash(replace(s, ' ', U&'\3000'), 'shingles', 3, 'log') = sh AS shingles_same
+  FROM long_doc, long_fast;
+RESET simhash.fast_path;
 SELECT sum(occurrences) = 60000 AS every_word_once FROM long_doc, simhash_features(s, 'words', 1, 'tf');
 
 -- Chinese across many chunks: every dictionary word of every sentence.

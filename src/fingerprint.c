@@ -20,15 +20,29 @@
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+/*
+ * Defines the settings of fingerprinting.  ICU objects are opened on first
+ * use, so loading the library stays cheap.
+ */
 void
 SimhashFingerprintInit(void)
 {
-	/* ICU objects are opened on first use, so loading stays cheap. */
+	DefineCustomBoolVariable("simhash.fast_path",
+							 "Segments ASCII text without ICU.",
+							 "The fast path gives the same fingerprints as ICU "
+							 "(the regression tests compare them); turning it "
+							 "off only makes simhash(text) slower.",
+							 &simhash_fast_path,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 }
 
 /*

@@ -162,5 +162,6 @@ extern double FeatureWeight(Weighting weighting, const FeatureStat *stat);
 extern void SegmentDocument(const char *utf8, size_t len, bool numbers,
 							FeatureExtractor *fx);
 extern int	IcuMajorVersion(void);
+extern bool simhash_fast_path;
 
 #endif							/* SIMHASH_FINGERPRINT_H */

@@ -26,10 +26,11 @@
  * normalization boundary.)  Memory beyond the detoasted text is
  * O(CHUNK_BYTES), interrupts are checked after each chunk.
  *
- * ASCII fast path: a chunk of pure ASCII is segmented by a hand-written
- * equivalent of ICU's rules on ASCII (lower-casing is all NFKC_Casefold
- * does to ASCII).  The regression test fingerprint_icu compares both paths
- * on many random strings.
+ * ASCII fast path: stretches of ASCII between safe cuts are segmented by a
+ * hand-written equivalent of ICU's rules on ASCII (lower-casing is all
+ * NFKC_Casefold does to ASCII); only the pieces around non-ASCII characters
+ * go through ICU.  simhash.fast_path = off sends everything through ICU; the
+ * regression test fingerprint_icu compares both on many random strings.
  */
 #include "fingerprint.h"
 
@@ -44,6 +45,9 @@
 #include <unicode/uversion.h>
 
 #define CHUNK_BYTES		(64 * 1024)
+
+/* simhash.fast_path: use the ASCII fast path (results are the same). */
+bool		simhash_fast_path = true;
 
 /* Longest run of one code point kept inside a token. */
 #define MAX_RUN			3
@@ -68,6 +72,17 @@ static uint8 ascii_class[128];
 
 /* Does an ASCII character outside kept tokens end a run (RunBreak)? */
 static bool ascii_breaks_run[128];
+
+/* Flags of bytes for the ASCII fast path (bytes >= 128 have none). */
+#define AF_WORD			0x01	/* letter, digit, '_' or '@' */
+#define AF_ALPHA		0x02	/* A-Z, a-z: makes a token kept */
+#define AF_DIGIT		0x04	/* 0-9 */
+#define AF_AHLETTER		0x08	/* ALetter: A-Z, a-z, '@' */
+#define AF_MIDLETTER	0x10	/* may join two letters: '.', '\'' */
+#define AF_MIDNUM		0x20	/* may join two digits: '.', '\'', ',', ';' */
+#define AF_BREAK		0x40	/* ends a run */
+static uint8 ascii_flags[256];
+static unsigned char ascii_lower[256];
 
 /* Working buffers of one document. */
 typedef struct SegmentState
@@ -160,7 +175,28 @@ EnsureIcu(void)
 						u_errorName(status))));
 	InitAsciiClasses();
 	for (int c = 0; c < 128; c++)
+	{
+		uint8		cl = ascii_class[c];
+		uint8		f = 0;
+
 		ascii_breaks_run[c] = RunBreakSlow(c);
+		if (cl == AC_LETTER || cl == AC_DIGIT || cl == AC_EXTEND)
+			f |= AF_WORD;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			f |= AF_ALPHA;
+		if (cl == AC_LETTER)
+			f |= AF_AHLETTER;
+		if (cl == AC_DIGIT)
+			f |= AF_DIGIT;
+		if (cl == AC_MIDNUMLET)
+			f |= AF_MIDLETTER | AF_MIDNUM;
+		if (cl == AC_MIDNUM)
+			f |= AF_MIDNUM;
+		if (ascii_breaks_run[c])
+			f |= AF_BREAK;
+		ascii_flags[c] = f;
+		ascii_lower[c] = (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+	}
 }
 
 /* Major version of the ICU library loaded (not the headers built against). */
@@ -259,113 +295,81 @@ FindCut(const char *s, int32 start, int32 end, int32 len)
 	return p;
 }
 
-static inline bool
-IsAscii(const char *s, int32 len)
-{
-	int32		i = 0;
-	uint64		acc = 0;
-
-	for (; i + 8 <= len; i += 8)
-	{
-		uint64		w;
-
-		memcpy(&w, s + i, 8);
-		acc |= w;
-	}
-	for (; i < len; i++)
-		acc |= (unsigned char) s[i];
-	return (acc & UINT64CONST(0x8080808080808080)) == 0;
-}
-
 /*
  * ICU's word rules restricted to ASCII: a token is a maximal run of
  * letters, digits and '_', in which also '.' or '\'' may stand between two
- * letters, and '.', '\'', ',' or ';' between two digits.
+ * letters, and '.', '\'', ',' or ';' between two digits.  One pass per
+ * byte: classify, lower-case, shorten runs, note letters and run breaks.
  */
 static void
 SegmentAscii(SegmentState *st, const char *s, int32 len)
 {
+	const unsigned char *u = (const unsigned char *) s;
+	uint8		keepmask = AF_ALPHA | (st->numbers ? AF_DIGIT : 0);
 	int32		i = 0;
 
 	while (i < len)
 	{
 		int32		start;
 		int32		toklen = 0;
-		bool		keep = false;
+		uint8		seen = 0;
 		unsigned char last = 0;
 		int			run = 0;
+		char	   *out = st->token;
 
 		/* skip to the start of a token */
-		while (i < len)
-		{
-			uint8		cl = ascii_class[(unsigned char) s[i]];
-
-			if (cl == AC_LETTER || cl == AC_DIGIT || cl == AC_EXTEND)
-				break;
-			st->newrun |= ascii_breaks_run[(unsigned char) s[i]];
-			i++;
-		}
+		while (i < len && !(ascii_flags[u[i]] & AF_WORD))
+			st->newrun |= (ascii_flags[u[i++]] & AF_BREAK) != 0;
 		if (i >= len)
 			break;
 		start = i;
 		for (;;)
 		{
-			while (i < len)
+			while (i < len && (ascii_flags[u[i]] & AF_WORD))
 			{
-				uint8		cl = ascii_class[(unsigned char) s[i]];
+				unsigned char c = ascii_lower[u[i]];
 
-				if (cl != AC_LETTER && cl != AC_DIGIT && cl != AC_EXTEND)
-					break;
-				i++;
+				seen |= ascii_flags[u[i++]];
+				if (c == last)
+				{
+					if (++run > MAX_RUN)
+						continue;
+				}
+				else
+				{
+					last = c;
+					run = 1;
+				}
+				out[toklen++] = (char) c;
 			}
 			if (i + 1 < len && i > start)
 			{
-				uint8		m = ascii_class[(unsigned char) s[i]];
-				uint8		x = ascii_class[(unsigned char) s[i - 1]];
-				uint8		y = ascii_class[(unsigned char) s[i + 1]];
+				uint8		m = ascii_flags[u[i]];
+				uint8		x = ascii_flags[u[i - 1]];
+				uint8		y = ascii_flags[u[i + 1]];
 
-				if ((m == AC_MIDNUMLET && x == AC_LETTER && y == AC_LETTER) ||
-					((m == AC_MIDNUMLET || m == AC_MIDNUM) &&
-					 x == AC_DIGIT && y == AC_DIGIT))
+				if (((m & AF_MIDLETTER) && (x & y & AF_AHLETTER)) ||
+					((m & AF_MIDNUM) && (x & y & AF_DIGIT)))
 				{
-					i += 2;
+					unsigned char c = u[i++];
+
+					/* a mid character never repeats: its neighbours differ */
+					last = c;
+					run = 1;
+					out[toklen++] = (char) c;
 					continue;
 				}
 			}
 			break;
 		}
-
-		/* lower-case, shorten runs, check for a letter */
-		for (int32 k = start; k < i; k++)
+		if (seen & keepmask)
 		{
-			unsigned char c = (unsigned char) s[k];
-
-			if (c >= 'A' && c <= 'Z')
-				c += 'a' - 'A';
-			if (c >= 'a' && c <= 'z')
-				keep = true;
-			else if (c >= '0' && c <= '9' && st->numbers)
-				keep = true;
-			if (c == last)
-			{
-				if (++run > MAX_RUN)
-					continue;
-			}
-			else
-			{
-				last = c;
-				run = 1;
-			}
-			st->token[toklen++] = (char) c;
-		}
-		if (keep)
-		{
-			FeatureExtractorAddToken(st->fx, st->token, toklen, true, st->newrun);
+			FeatureExtractorAddToken(st->fx, out, toklen, true, st->newrun);
 			st->newrun = false;
 		}
 		else
 			for (int32 k = start; k < i; k++)
-				st->newrun |= ascii_breaks_run[(unsigned char) s[k]];
+				st->newrun |= (ascii_flags[u[k]] & AF_BREAK) != 0;
 	}
 }
 
@@ -470,6 +474,91 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 	ubrk_setText(word_iter, NULL, 0, &status);
 }
 
+/* Position of the first non-ASCII byte of s[from..to), or to. */
+static inline int32
+NextNonAscii(const char *s, int32 from, int32 to)
+{
+	int32		i = from;
+
+	for (; i + 8 <= to; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, s + i, 8);
+		if (w & UINT64CONST(0x8080808080808080))
+			break;
+	}
+	for (; i < to; i++)
+		if ((unsigned char) s[i] >= 0x80)
+			return i;
+	return to;
+}
+
+/* Is position x (a code point boundary, from < x < len) safe to cut at? */
+static bool
+IsCut(const char *s, int32 from, int32 x, int32 len)
+{
+	const uint8_t *u = (const uint8_t *) s;
+	UChar32		next,
+				prev;
+	int32		i = x,
+				j = x;
+
+	U8_NEXT(u, i, len, next);
+	U8_PREV(u, from, j, prev);
+	return SafeToCutAfter(prev) && SafeToCutBefore(next);
+}
+
+/*
+ * Segments the span s[start..end) of a document of length len, whose ends
+ * are safe cuts: ASCII stretches go through the fast path, the pieces
+ * around non-ASCII characters (from the last cut before them to the first
+ * cut after them) through ICU.  Both give the tokens ICU would give for the
+ * whole span, since every cut is one where ICU breaks anyway.
+ */
+static void
+SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	int32		p = start;
+
+	if (!simhash_fast_path)
+	{
+		SegmentIcu(st, s + start, end - start);
+		return;
+	}
+	while (p < end)
+	{
+		int32		q = NextNonAscii(s, p, end);
+		int32		a,
+					b;
+
+		if (q == end)
+		{
+			Reserve((void **) &st->token, &st->tokencap, end - p + 4, 1);
+			SegmentAscii(st, s + p, end - p);
+			return;
+		}
+		/* ASCII up to the last cut before the non-ASCII character */
+		for (a = q; a > p && !IsCut(s, p, a, len); a--)
+			;
+		if (a > p)
+		{
+			Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
+			SegmentAscii(st, s + p, a - p);
+		}
+		/* ICU from there to the first cut after it */
+		b = q;
+		while (b < end)
+		{
+			U8_FWD_1((const uint8_t *) s, b, end);
+			if (b < end && (unsigned char) s[b] < 0x80 && IsCut(s, a, b, len))
+				break;
+		}
+		SegmentIcu(st, s + a, b - a);
+		p = b;
+	}
+}
+
 /*
  * Feeds the kept tokens of the UTF-8 text s[0..len) to fx, in order;
  * numbers says whether tokens of digits only are kept.
@@ -496,13 +585,7 @@ SegmentDocument(const char *s, size_t len, bool numbers, FeatureExtractor *fx)
 
 		if (total - pos > CHUNK_BYTES)
 			end = FindCut(s, pos, pos + CHUNK_BYTES, total);
-		if (IsAscii(s + pos, end - pos))
-		{
-			Reserve((void **) &st.token, &st.tokencap, end - pos + 4, 1);
-			SegmentAscii(&st, s + pos, end - pos);
-		}
-		else
-			SegmentIcu(&st, s + pos, end - pos);
+		SegmentSpan(&st, s, pos, end, total);
 		pos = end;
 		CHECK_FOR_INTERRUPTS();
 	}
