@@ -26,6 +26,23 @@ SELECT count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS token_m
        count(*) FILTER (WHERE f.fp_shingles IS DISTINCT FROM c.fp_shingles) AS shingles_mismatches,
        count(*) FILTER (WHERE f.fp_default IS NOT NULL) AS with_fingerprint
   FROM results f JOIN results c ON c.i = f.i AND c.path = 'icu' WHERE f.path = 'fast';
+-- Longer strings: tokens across the 64-byte words of the fast path's
+-- bitmaps, and runs of repeated characters.
+CREATE TEMP TABLE random_long AS
+SELECT i, string_agg(substr($$aaaaAAbZ19_.'',;:@"-! 	
+xYq0|_____....$$, 1 + floor(random() * 36)::int, 1 + floor(random() * 3)::int), '') AS s
+  FROM generate_series(1, 2000) i, generate_series(1, 150) j GROUP BY i;
+CREATE TEMP TABLE long_results AS
+SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
+             FROM simhash_features(s, 'words', 1, 'runs', true)) AS features FROM random_long;
+SET simhash.fast_path = off;
+SELECT count(*) FILTER (WHERE r.features IS DISTINCT FROM
+         (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
+            FROM simhash_features(s, 'words', 1, 'runs', true))) AS long_mismatches,
+       min(length(s)) > 150 AS long_enough
+  FROM random_long JOIN long_results r USING (i);
+RESET simhash.fast_path;
+
 -- U+3000 (ideographic space) normalizes to a space: it changes no feature.
 SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM simhash(U&'\3000' || s)) AS ideographic_space_mismatches
   FROM random_text;

@@ -64,7 +64,9 @@ struct FeatureExtractor
 	FingerprintOptions opts;
 	bool		counting;		/* distinct features needed? */
 	bool		introspect;		/* keep the text of each feature? */
-	LaneCounter lanes;			/* tf without counting */
+	LaneCounter lanes;			/* tf and runs without counting */
+	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
+								 * counted once each (multiplied at the end) */
 	featuretab_hash *table;		/* counting */
 	int64		seq;			/* features emitted so far */
 
@@ -129,6 +131,7 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
 		fx->pendinglen = palloc(sizeof(int) * fx->pendingcap);
 	}
 	LaneCounterInit(&fx->lanes);
+	LaneCounterInit(&fx->capped);
 	if (fx->counting)
 		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
@@ -144,7 +147,9 @@ Count(FeatureExtractor *fx, uint64 hash, int64 w, const char *feature, int len)
 {
 	if (likely(!fx->counting))
 	{
-		if (w == 1)
+		if (w == SIMHASH_RUN_CAP && fx->runs)
+			LaneCounterAdd(&fx->capped, hash);
+		else if (w == 1)
 			LaneCounterAdd(&fx->lanes, hash);
 		else
 			LaneCounterAddWeighted(&fx->lanes, hash, w);
@@ -385,7 +390,14 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 
 	FinishShort(fx);
 	if (!fx->counting)
+	{
+		LaneCounterFlush(&fx->lanes);
+		LaneCounterFlush(&fx->capped);
+		for (int bit = 0; bit < SIMHASH_BITS; bit++)
+			fx->lanes.ones[bit] += SIMHASH_RUN_CAP * fx->capped.ones[bit];
+		fx->lanes.total += SIMHASH_RUN_CAP * fx->capped.total;
 		return LaneCounterResult(&fx->lanes, result);
+	}
 
 	stats = CollectStats(fx, &n);
 	if (fx->opts.weighting == WEIGHTING_LOG)

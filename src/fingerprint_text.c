@@ -46,6 +46,16 @@
 
 #define CHUNK_BYTES		(64 * 1024)
 
+/*
+ * On x86-64 the ASCII fast path classifies 16 bytes at a time (SSE2 is part
+ * of the x86-64 baseline, so no -march flag is needed).  Elsewhere it runs
+ * the byte-at-a-time loop, which gives the same tokens.
+ */
+#if defined(__SSE2__)
+#define USE_SSE2_SEGMENTER
+#include <emmintrin.h>
+#endif
+
 /* simhash.fast_path: use the ASCII fast path (results are the same). */
 bool		simhash_fast_path = true;
 
@@ -96,6 +106,13 @@ typedef struct SegmentState
 	int32		utf16cap;
 	UChar	   *norm;
 	int32		normcap;
+#ifdef USE_SSE2_SEGMENTER
+	/* ASCII fast path: the span lower-cased, and bitmaps of its bytes */
+	char	   *lower;			/* lower-cased span, 16 bytes of 0 in front */
+	int32		lowercap;
+	uint64	   *masks;			/* MASK_KINDS bitmaps of nmaskwords words */
+	int32		maskcap;
+#endif
 } SegmentState;
 
 static void
@@ -301,11 +318,13 @@ FindCut(const char *s, int32 start, int32 end, int32 len)
  * letters, and '.', '\'', ',' or ';' between two digits.  One pass per
  * byte: classify, lower-case, shorten runs, note letters and run breaks.
  */
-static void
-SegmentAscii(SegmentState *st, const char *s, int32 len)
+static pg_attribute_unused() void
+SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 {
 	const unsigned char *u = (const unsigned char *) s;
 	uint8		keepmask = AF_ALPHA | (st->numbers ? AF_DIGIT : 0);
+	bool		newrun = st->newrun;
+	char	   *out = st->token;
 	int32		i = 0;
 
 	while (i < len)
@@ -313,36 +332,20 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 		int32		start;
 		int32		toklen = 0;
 		uint8		seen = 0;
-		unsigned char last = 0;
-		int			run = 0;
-		char	   *out = st->token;
 
 		/* skip to the start of a token */
 		while (i < len && !(ascii_flags[u[i]] & AF_WORD))
-			st->newrun |= (ascii_flags[u[i++]] & AF_BREAK) != 0;
+			newrun |= (ascii_flags[u[i++]] & AF_BREAK) != 0;
 		if (i >= len)
 			break;
+
+		/* find its end */
 		start = i;
 		for (;;)
 		{
 			while (i < len && (ascii_flags[u[i]] & AF_WORD))
-			{
-				unsigned char c = ascii_lower[u[i]];
-
-				seen |= ascii_flags[u[i++]];
-				if (c == last)
-				{
-					if (++run > MAX_RUN)
-						continue;
-				}
-				else
-				{
-					last = c;
-					run = 1;
-				}
-				out[toklen++] = (char) c;
-			}
-			if (i + 1 < len && i > start)
+				i++;
+			if (i + 1 < len)
 			{
 				uint8		m = ascii_flags[u[i]];
 				uint8		x = ascii_flags[u[i - 1]];
@@ -351,26 +354,47 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 				if (((m & AF_MIDLETTER) && (x & y & AF_AHLETTER)) ||
 					((m & AF_MIDNUM) && (x & y & AF_DIGIT)))
 				{
-					unsigned char c = u[i++];
-
-					/* a mid character never repeats: its neighbours differ */
-					last = c;
-					run = 1;
-					out[toklen++] = (char) c;
+					i += 2;
 					continue;
 				}
 			}
 			break;
 		}
-		if (seen & keepmask)
+
+		/* lower-case it, note what it holds, shorten runs of one byte */
+		for (int32 k = start; k < i; k++)
 		{
-			FeatureExtractorAddToken(st->fx, out, toklen, true, st->newrun);
-			st->newrun = false;
+			seen |= ascii_flags[u[k]];
+			out[toklen++] = (char) ascii_lower[u[k]];
 		}
-		else
+		if (!(seen & keepmask))
+		{
 			for (int32 k = start; k < i; k++)
-				st->newrun |= (ascii_flags[u[k]] & AF_BREAK) != 0;
+				newrun |= (ascii_flags[u[k]] & AF_BREAK) != 0;
+			continue;
+		}
+		if (toklen > MAX_RUN)
+		{
+			int32		k;
+
+			for (k = MAX_RUN; k < toklen; k++)
+				if (out[k] == out[k - 1] && out[k] == out[k - 2] && out[k] == out[k - 3])
+					break;
+			if (k < toklen)
+			{
+				/* rare: rebuild with runs of at most MAX_RUN */
+				int32		n = k;
+
+				for (; k < toklen; k++)
+					if (!(out[k] == out[n - 1] && out[k] == out[n - 2] && out[k] == out[n - 3]))
+						out[n++] = out[k];
+				toklen = n;
+			}
+		}
+		FeatureExtractorAddToken(st->fx, out, toklen, true, newrun);
+		newrun = false;
 	}
+	st->newrun = newrun;
 }
 
 /* Makes *buf hold at least need units of size elem. */
@@ -384,6 +408,217 @@ Reserve(void **buf, int32 *cap, int32 need, Size elem)
 	*cap = Max(need, 2 * *cap);
 	*buf = palloc((Size) *cap * elem);
 }
+
+#ifdef USE_SSE2_SEGMENTER
+
+enum
+{
+	MASK_WORD,					/* letter, digit, '_', '@' */
+	MASK_ALPHA,					/* A-Z, a-z */
+	MASK_DIGIT,					/* 0-9 */
+	MASK_RUN4,					/* lower[k] == lower[k-1] == lower[k-2] == lower[k-3] */
+	MASK_KINDS
+};
+
+/* First position >= pos (and < limit) whose bit is set, or limit. */
+static inline int32
+NextSet(const uint64 *m, int32 pos, int32 limit)
+{
+	int32		w = pos >> 6;
+	uint64		x = m[w] & (~UINT64CONST(0) << (pos & 63));
+
+	while (x == 0)
+	{
+		if ((++w << 6) >= limit)
+			return limit;
+		x = m[w];
+	}
+	pos = (w << 6) + __builtin_ctzll(x);
+	return pos < limit ? pos : limit;
+}
+
+/* First position >= pos (and < limit) whose bit is clear, or limit. */
+static inline int32
+NextClear(const uint64 *m, int32 pos, int32 limit)
+{
+	int32		w = pos >> 6;
+	uint64		x = ~m[w] & (~UINT64CONST(0) << (pos & 63));
+
+	while (x == 0)
+	{
+		if ((++w << 6) >= limit)
+			return limit;
+		x = ~m[w];
+	}
+	pos = (w << 6) + __builtin_ctzll(x);
+	return pos < limit ? pos : limit;
+}
+
+/* Is any bit in [from, to) set? */
+static inline bool
+AnySet(const uint64 *m, int32 from, int32 to)
+{
+	return from < to && NextSet(m, from, to) < to;
+}
+
+static inline __m128i
+InRange(__m128i v, char lo, char hi)
+{
+	return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(lo - 1)),
+						 _mm_cmplt_epi8(v, _mm_set1_epi8(hi + 1)));
+}
+
+/*
+ * Lower-cases the ASCII span s[0..len) into st->lower and sets the bitmaps,
+ * 16 bytes at a time.
+ */
+static void
+ClassifyAscii(SegmentState *st, const char *s, int32 len)
+{
+	int32		nwords = (len + 63) / 64 + 1;
+	uint64	   *word,
+			   *alpha,
+			   *digit,
+			   *run4;
+	char	   *lower;
+
+	Reserve((void **) &st->lower, &st->lowercap, len + 64, 1);
+	Reserve((void **) &st->masks, &st->maskcap, MASK_KINDS * nwords, sizeof(uint64));
+	memset(st->masks, 0, sizeof(uint64) * MASK_KINDS * nwords);
+	word = st->masks + MASK_WORD * nwords;
+	alpha = st->masks + MASK_ALPHA * nwords;
+	digit = st->masks + MASK_DIGIT * nwords;
+	run4 = st->masks + MASK_RUN4 * nwords;
+	memset(st->lower, 0, 16);
+	lower = st->lower + 16;
+
+	for (int32 i = 0; i < len; i += 16)
+	{
+		__m128i		v,
+					lo,
+					upper,
+					isalpha,
+					isdigit,
+					isword;
+		uint64		bits;
+
+		if (len - i >= 16)
+			v = _mm_loadu_si128((const __m128i *) (s + i));
+		else
+		{
+			char		tail[16] = {0};
+
+			memcpy(tail, s + i, len - i);
+			v = _mm_loadu_si128((const __m128i *) tail);
+		}
+		upper = InRange(v, 'A', 'Z');
+		lo = _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+		isalpha = InRange(lo, 'a', 'z');
+		isdigit = InRange(v, '0', '9');
+		isword = _mm_or_si128(_mm_or_si128(isalpha, isdigit),
+							  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')),
+										   _mm_cmpeq_epi8(v, _mm_set1_epi8('@'))));
+		_mm_storeu_si128((__m128i *) (lower + i), lo);
+
+		bits = (uint64) (uint16) _mm_movemask_epi8(isword);
+		word[i >> 6] |= bits << (i & 63);
+		bits = (uint64) (uint16) _mm_movemask_epi8(isalpha);
+		alpha[i >> 6] |= bits << (i & 63);
+		bits = (uint64) (uint16) _mm_movemask_epi8(isdigit);
+		digit[i >> 6] |= bits << (i & 63);
+	}
+	/* bytes past the end are zero: they are no word and no run */
+	for (int32 i = 0; i < len; i += 16)
+	{
+		__m128i		c0 = _mm_loadu_si128((const __m128i *) (lower + i));
+		__m128i		c1 = _mm_loadu_si128((const __m128i *) (lower + i - 1));
+		__m128i		c2 = _mm_loadu_si128((const __m128i *) (lower + i - 2));
+		__m128i		c3 = _mm_loadu_si128((const __m128i *) (lower + i - 3));
+		__m128i		eq = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(c0, c1),
+													 _mm_cmpeq_epi8(c0, c2)),
+									   _mm_cmpeq_epi8(c0, c3));
+		uint64		bits = (uint64) (uint16) _mm_movemask_epi8(eq);
+
+		run4[i >> 6] |= bits << (i & 63);
+	}
+}
+
+/*
+ * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
+ * (ICU's word rules restricted to ASCII), without a branch per byte.
+ */
+static void
+SegmentAscii(SegmentState *st, const char *s, int32 len)
+{
+	const unsigned char *u = (const unsigned char *) s;
+	int32		nwords = (len + 63) / 64 + 1;
+	const uint64 *word,
+			   *alpha,
+			   *digit,
+			   *run4;
+	const char *lower;
+	bool		newrun = st->newrun;
+	int32		pos = 0;
+
+	ClassifyAscii(st, s, len);
+	word = st->masks + MASK_WORD * nwords;
+	alpha = st->masks + MASK_ALPHA * nwords;
+	digit = st->masks + MASK_DIGIT * nwords;
+	run4 = st->masks + MASK_RUN4 * nwords;
+	lower = st->lower + 16;
+
+	while (pos < len)
+	{
+		int32		start = NextSet(word, pos, len);
+		int32		end;
+		bool		keep;
+
+		for (; pos < start; pos++)
+			newrun |= (ascii_flags[u[pos]] & AF_BREAK) != 0;
+		if (start >= len)
+			break;
+		end = NextClear(word, start, len);
+		while (end + 1 < len)
+		{
+			uint8		m = ascii_flags[u[end]];
+			uint8		x = ascii_flags[u[end - 1]];
+			uint8		y = ascii_flags[u[end + 1]];
+
+			if (!(((m & AF_MIDLETTER) && (x & y & AF_AHLETTER)) ||
+				  ((m & AF_MIDNUM) && (x & y & AF_DIGIT))))
+				break;
+			end = NextClear(word, end + 2, len);
+		}
+		pos = end;
+		keep = AnySet(alpha, start, end) || (st->numbers && AnySet(digit, start, end));
+		if (!keep)
+		{
+			for (int32 k = start; k < end; k++)
+				newrun |= (ascii_flags[u[k]] & AF_BREAK) != 0;
+			continue;
+		}
+		if (AnySet(run4, start + MAX_RUN, end))
+		{
+			/* rare: copy with runs of at most MAX_RUN */
+			char	   *out = st->token;
+			int32		n = 0;
+
+			for (int32 k = start; k < end; k++)
+				if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
+									 lower[k] == out[n - 3]))
+					out[n++] = lower[k];
+			FeatureExtractorAddToken(st->fx, out, n, true, newrun);
+		}
+		else
+			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
+		newrun = false;
+	}
+	st->newrun = newrun;
+}
+
+#else
+#define SegmentAscii SegmentAsciiScalar
+#endif							/* USE_SSE2_SEGMENTER */
 
 static void
 CheckIcu(UErrorCode status, const char *what)
