@@ -32,17 +32,19 @@ chown -R "$RUN_USER" "$WORK/bench"
 # Option sets compared: name and the simhash() call on column body.
 CONFIGS="
 default|simhash(body)
-words-tf|simhash(body, 'words', 1, 'tf')
 words-runs|simhash(body, 'words', 1, 'runs')
-chars2-runs|simhash(body, 'chars', 2, 'runs')
-shingles2-runs|simhash(body, 'shingles', 2, 'runs')
+words-tf|simhash(body, 'words', 1, 'tf')
 words-binary|simhash(body, 'words', 1, 'binary')
 words-log|simhash(body, 'words', 1, 'log')
+words-runs-numbers|simhash(body, 'words', 1, 'runs', true)
 words-tf-numbers|simhash(body, 'words', 1, 'tf', true)
-shingles2-tf|simhash(body, 'shingles', 2)
-chars2-tf|simhash(body, 'chars', 2)
-chars3-tf|simhash(body, 'chars', 3)
-chars4-tf|simhash(body, 'chars', 4)
+shingles2-runs|simhash(body, 'shingles', 2, 'runs')
+shingles2-tf|simhash(body, 'shingles', 2, 'tf')
+chars2-runs|simhash(body, 'chars', 2, 'runs')
+chars2-tf|simhash(body, 'chars', 2, 'tf')
+chars3-runs|simhash(body, 'chars', 3, 'runs')
+chars3-tf|simhash(body, 'chars', 3, 'tf')
+chars4-tf|simhash(body, 'chars', 4, 'tf')
 "
 fill=""
 while IFS='|' read -r name call; do
@@ -101,6 +103,7 @@ SELECT config, lang,
 SELECT f1.config, a.lang, count(*) AS pairs,
        count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3) AS "within 3",
        to_char(count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3)::numeric / count(*), '9.9EEEE') AS "rate k=3",
+       to_char(count(*) FILTER (WHERE f1.fp <-> f2.fp <= 2)::numeric / count(*), '9.9EEEE') AS "rate k=2",
        round(avg(f1.fp <-> f2.fp), 1) AS "mean distance",
        min(f1.fp <-> f2.fp) AS "min distance"
   FROM docs a JOIN docs b ON a.lang = b.lang AND a.template = b.template AND a.base < b.base
