@@ -19,6 +19,8 @@ on the web, and hard negatives:
     deleted    one or two sentences deleted
     mirror     the same body on another site's template
     moved      one paragraph moved elsewhere
+    wrapped    the body hard-wrapped like plain text, paragraphs separated
+               by empty lines
     combo      mirror + counters + ad + one word edit
   negatives (label 0):
     half       the page cut to half its body, same template
@@ -217,6 +219,31 @@ def delete_sentences(body, lang, rng):
     return body
 
 
+def wrap(body, lang, rng):
+    """Hard-wraps each paragraph (72 columns, or 36 Han characters) and
+    separates paragraphs by an empty line."""
+    out = []
+    for p in body:
+        lines, cur = [], ''
+        if lang == 'en':
+            for w in p.split(' '):
+                if cur and len(cur) + 1 + len(w) > 72:
+                    lines.append(cur)
+                    cur = w
+                else:
+                    cur = (cur + ' ' + w) if cur else w
+        else:
+            for ch in p:
+                if len(cur) >= 36:
+                    lines.append(cur)
+                    cur = ''
+                cur += ch
+        if cur:
+            lines.append(cur)
+        out.append('\n'.join(lines) + '\n')
+    return out
+
+
 def main():
     outdir = sys.argv[1]
     per_lang = int(sys.argv[2]) if len(sys.argv) > 2 else 300
@@ -264,6 +291,9 @@ def main():
             p = b3.pop(rng.randrange(len(b3)))
             b3.insert(rng.randrange(len(b3) + 1), p)
             pos('moved', add(lang, base, 'moved', tpl, b3, meta))
+            # plain-text mirror: the body hard-wrapped, paragraphs separated by
+            # an empty line (mailing list archives, text dumps)
+            pos('wrapped', add(lang, base, 'wrapped', tpl, wrap(body, lang, rng), meta))
             b4 = edit_words(body, lang, rng, vocab, 1)
             b4.insert(rng.randrange(len(b4) + 1), rng.choice(ADS[lang]))
             pos('combo', add(lang, base, 'combo', other_tpl, b4, dict(counters(rng), author=rng.choice(AUTHORS[lang]))))

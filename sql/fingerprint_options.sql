@@ -39,7 +39,7 @@ BEGIN
 END $$;
 
 -- Introspection: what simhash(text) used.  Numbers and symbols are not
--- features; a run's words weigh its length (at most 8).
+-- features; a run's words weigh its length (at most 64).
 SELECT * FROM simhash_features(text 'Home | News | About
 Posted on 2024-05-01 · 1,234 views
 The quick brown fox jumps over the lazy dog, and the dog sleeps on.');

@@ -44,7 +44,7 @@ typedef enum Weighting
 } Weighting;
 
 /* Longest run of words that weighs more (weighting 'runs'). */
-#define SIMHASH_RUN_CAP 8
+#define SIMHASH_RUN_CAP 64
 
 typedef struct FingerprintOptions
 {

@@ -34,7 +34,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#define RUN_CAP 8
+#define RUN_CAP 64
 #define MAX_RUN 3
 
 typedef struct Token
