@@ -413,10 +413,13 @@ Reserve(void **buf, int32 *cap, int32 need, Size elem)
 
 enum
 {
-	MASK_WORD,					/* letter, digit, '_', '@' */
+	MASK_WORD,					/* letter, digit, '_', '@', joining mid char */
 	MASK_ALPHA,					/* A-Z, a-z */
 	MASK_DIGIT,					/* 0-9 */
 	MASK_RUN4,					/* lower[k] == lower[k-1] == lower[k-2] == lower[k-3] */
+	MASK_AHLETTER,				/* A-Z, a-z, '@' */
+	MASK_MIDLETTER,				/* '.', '\'' */
+	MASK_MIDNUM,				/* '.', '\'', ',', ';' */
 	MASK_KINDS
 };
 
@@ -479,7 +482,10 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 	uint64	   *word,
 			   *alpha,
 			   *digit,
-			   *run4;
+			   *run4,
+			   *ahletter,
+			   *midletter,
+			   *midnum;
 	char	   *lower;
 
 	Reserve((void **) &st->lower, &st->lowercap, len + 64, 1);
@@ -489,6 +495,9 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 	alpha = st->masks + MASK_ALPHA * nwords;
 	digit = st->masks + MASK_DIGIT * nwords;
 	run4 = st->masks + MASK_RUN4 * nwords;
+	ahletter = st->masks + MASK_AHLETTER * nwords;
+	midletter = st->masks + MASK_MIDLETTER * nwords;
+	midnum = st->masks + MASK_MIDNUM * nwords;
 	memset(st->lower, 0, 16);
 	lower = st->lower + 16;
 
@@ -499,7 +508,10 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 					upper,
 					isalpha,
 					isdigit,
-					isword;
+					isword,
+					isat,
+					ismidletter,
+					ismidnum;
 		uint64		bits;
 
 		if (len - i >= 16)
@@ -515,9 +527,14 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 		lo = _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
 		isalpha = InRange(lo, 'a', 'z');
 		isdigit = InRange(v, '0', '9');
+		isat = _mm_cmpeq_epi8(v, _mm_set1_epi8('@'));
 		isword = _mm_or_si128(_mm_or_si128(isalpha, isdigit),
-							  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')),
-										   _mm_cmpeq_epi8(v, _mm_set1_epi8('@'))));
+							  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), isat));
+		ismidletter = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+								   _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+		ismidnum = _mm_or_si128(ismidletter,
+								_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
+											 _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))));
 		_mm_storeu_si128((__m128i *) (lower + i), lo);
 
 		bits = (uint64) (uint16) _mm_movemask_epi8(isword);
@@ -526,6 +543,27 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 		alpha[i >> 6] |= bits << (i & 63);
 		bits = (uint64) (uint16) _mm_movemask_epi8(isdigit);
 		digit[i >> 6] |= bits << (i & 63);
+		bits = (uint64) (uint16) _mm_movemask_epi8(_mm_or_si128(isalpha, isat));
+		ahletter[i >> 6] |= bits << (i & 63);
+		bits = (uint64) (uint16) _mm_movemask_epi8(ismidletter);
+		midletter[i >> 6] |= bits << (i & 63);
+		bits = (uint64) (uint16) _mm_movemask_epi8(ismidnum);
+		midnum[i >> 6] |= bits << (i & 63);
+	}
+
+	/*
+	 * A mid character between two letters ('.', '\'') or two digits ('.',
+	 * '\'', ',', ';') joins them into one token: make it a word byte.  The
+	 * neighbours' bits come from the words before and after.
+	 */
+	for (int32 w = 0; w < nwords; w++)
+	{
+		uint64		prev_ahl = (ahletter[w] << 1) | (w > 0 ? ahletter[w - 1] >> 63 : 0);
+		uint64		next_ahl = (ahletter[w] >> 1) | (w + 1 < nwords ? ahletter[w + 1] << 63 : 0);
+		uint64		prev_dig = (digit[w] << 1) | (w > 0 ? digit[w - 1] >> 63 : 0);
+		uint64		next_dig = (digit[w] >> 1) | (w + 1 < nwords ? digit[w + 1] << 63 : 0);
+
+		word[w] |= (midletter[w] & prev_ahl & next_ahl) | (midnum[w] & prev_dig & next_dig);
 	}
 	/* bytes past the end are zero: they are no word and no run */
 	for (int32 i = 0; i < len; i += 16)
@@ -577,18 +615,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 			newrun |= (ascii_flags[u[pos]] & AF_BREAK) != 0;
 		if (start >= len)
 			break;
-		end = NextClear(word, start, len);
-		while (end + 1 < len)
-		{
-			uint8		m = ascii_flags[u[end]];
-			uint8		x = ascii_flags[u[end - 1]];
-			uint8		y = ascii_flags[u[end + 1]];
-
-			if (!(((m & AF_MIDLETTER) && (x & y & AF_AHLETTER)) ||
-				  ((m & AF_MIDNUM) && (x & y & AF_DIGIT))))
-				break;
-			end = NextClear(word, end + 2, len);
-		}
+		end = NextClear(word, start, len);	/* joins are word bytes */
 		pos = end;
 		keep = AnySet(alpha, start, end) || (st->numbers && AnySet(digit, start, end));
 		if (!keep)
