@@ -107,3 +107,28 @@ SELECT feature FROM simhash_features(text 'PostgreSQL近似重复检测，日本
 -- Character n-grams join adjacent Chinese words, and put one space where
 -- punctuation or spaces separated tokens.
 SELECT string_agg(feature, '|') FROM simhash_features(text '近似重复。检测', 'chars', 2);
+
+-- simhash_agg in parallel: partial states are combined; the result is the
+-- same as without workers (pairs are sorted before summing).
+CREATE TABLE agg_terms AS
+SELECT d AS doc, 'term' || (i % 500) AS term, (i % 7) + 0.25 AS w
+  FROM generate_series(1, 4) d, generate_series(1, 20000) i;
+ANALYZE agg_terms;
+CREATE TEMP TABLE agg_serial AS SELECT doc, simhash_agg(term, w) AS fp FROM agg_terms GROUP BY doc;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT simhash_agg(term, w) FROM agg_terms;
+SELECT (SELECT simhash_agg(term, w) FROM agg_terms) =
+       (SELECT simhash_agg(term, w) FROM (SELECT * FROM agg_terms ORDER BY random()) s) AS parallel_same,
+       (SELECT count(*) FROM agg_serial s JOIN
+          (SELECT doc, simhash_agg(term, w) AS fp FROM agg_terms GROUP BY doc) p USING (doc)
+         WHERE s.fp = p.fp) = 4 AS grouped_same;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+DROP TABLE agg_terms;

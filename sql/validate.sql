@@ -30,20 +30,26 @@ SELECT simhash_version() = extversion AS version_matches
 -- decides).  And one exception is legitimate: an aggregate's transition
 -- function whose state is internal cannot be STRICT (PostgreSQL would have
 -- to start the state from the first input value, which is not of the
--- state's type), so it must create the state itself and skip NULL inputs.
+-- state's type), so it must create the state itself and skip NULL inputs;
+-- the same goes for a combine function of internal states (a parallel
+-- worker that saw no rows has none).
 SELECT p.oid::regprocedure AS not_immutable_strict_safe
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
    AND (p.provolatile <> 'i' OR p.proparallel <> 's'
         OR (NOT p.proisstrict AND p.prokind <> 'a'
-            AND NOT (p.oid IN (SELECT aggtransfn FROM pg_aggregate)
+            AND NOT (p.oid IN (SELECT aggtransfn FROM pg_aggregate
+                               UNION ALL SELECT aggcombinefn FROM pg_aggregate)
                      AND p.proargtypes[0] = 'internal'::regtype)))
  ORDER BY 1;
 
--- The aggregates: their transition functions are the non-STRICT ones.
+-- The aggregates: their transition and combine functions are the
+-- non-STRICT ones.
 SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtransfn::regprocedure AS transition,
-       p.proisstrict AS strict
+       p.proisstrict AS strict, a.aggcombinefn::regprocedure AS combine,
+       c.proisstrict AS combine_strict
   FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggtransfn
+  JOIN pg_proc c ON c.oid = a.aggcombinefn
   JOIN pg_depend d ON d.objid = a.aggfnoid AND d.classid = 'pg_proc'::regclass
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
  ORDER BY 1;

@@ -17,6 +17,7 @@
 
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -339,6 +340,89 @@ simhash_agg_final(PG_FUNCTION_ARGS)
 	if (state == NULL || !FingerprintWeightedPairs(state->pairs, state->npairs, &result))
 		PG_RETURN_NULL();
 	PG_RETURN_SIMHASH(result);
+}
+
+/*
+ * simhash_agg_combine: merges two partial states (parallel aggregation).
+ * Not STRICT: either state may be NULL when a worker saw no rows; the
+ * result lives in the aggregate context.
+ */
+PG_FUNCTION_INFO_V1(simhash_agg_combine);
+Datum
+simhash_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	SimhashAggState *a = PG_ARGISNULL(0) ? NULL : (SimhashAggState *) PG_GETARG_POINTER(0);
+	SimhashAggState *b = PG_ARGISNULL(1) ? NULL : (SimhashAggState *) PG_GETARG_POINTER(1);
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "simhash_agg_combine called in non-aggregate context");
+	if (b == NULL)
+	{
+		if (a == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(a);
+	}
+	if (a == NULL)
+	{
+		a = MemoryContextAlloc(aggcontext, sizeof(SimhashAggState));
+		a->cap = Max(b->npairs, 64);
+		a->npairs = 0;
+		a->pairs = MemoryContextAllocHuge(aggcontext, sizeof(HashWeight) * a->cap);
+	}
+	if (a->npairs + b->npairs > a->cap)
+	{
+		a->cap = Max(2 * a->cap, a->npairs + b->npairs);
+		a->pairs = repalloc_huge(a->pairs, sizeof(HashWeight) * a->cap);
+	}
+	memcpy(a->pairs + a->npairs, b->pairs, sizeof(HashWeight) * b->npairs);
+	a->npairs += b->npairs;
+	PG_RETURN_POINTER(a);
+}
+
+/* simhash_agg_serialize: a state as bytea (count, then the pairs). */
+PG_FUNCTION_INFO_V1(simhash_agg_serialize);
+Datum
+simhash_agg_serialize(PG_FUNCTION_ARGS)
+{
+	SimhashAggState *state = (SimhashAggState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, state->npairs);
+	for (int64 i = 0; i < state->npairs; i++)
+	{
+		pq_sendint64(&buf, (int64) state->pairs[i].hash);
+		pq_sendfloat8(&buf, state->pairs[i].weight);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* simhash_agg_deserialize: the inverse of simhash_agg_serialize. */
+PG_FUNCTION_INFO_V1(simhash_agg_deserialize);
+Datum
+simhash_agg_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *data = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggcontext;
+	SimhashAggState *state;
+	StringInfoData buf;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "simhash_agg_deserialize called in non-aggregate context");
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, VARDATA_ANY(data), VARSIZE_ANY_EXHDR(data));
+	state = MemoryContextAlloc(aggcontext, sizeof(SimhashAggState));
+	state->npairs = pq_getmsgint64(&buf);
+	state->cap = Max(state->npairs, 64);
+	state->pairs = MemoryContextAllocHuge(aggcontext, sizeof(HashWeight) * state->cap);
+	for (int64 i = 0; i < state->npairs; i++)
+	{
+		state->pairs[i].hash = (uint64) pq_getmsgint64(&buf);
+		state->pairs[i].weight = pq_getmsgfloat8(&buf);
+	}
+	pq_getmsgend(&buf);
+	PG_RETURN_POINTER(state);
 }
 
 /*

@@ -16,7 +16,10 @@
  *		copies of a page;
  *	  - within a kept segment a run of more than 3 equal code points is
  *		shortened to 3 ("Soooooo" and "soooo" become "sooo"; "哈哈哈哈哈"
- *		becomes "哈哈哈"), so that no single run dominates the weights.
+ *		becomes "哈哈哈"), so that no single run dominates the weights;
+ *	  - for weighting runs, each kept token says whether a run break
+ *		(RunBreak: a sentence terminator, a line break, a symbol ...) stood
+ *		between it and the previous one.
  *
  * Streaming: the text is processed in chunks of about CHUNK_BYTES, each cut
  * after a whitespace or punctuation character where UAX #29 always breaks

@@ -60,11 +60,28 @@ CREATE FUNCTION simhash_agg_final(internal) RETURNS simhash
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION simhash_agg_final(internal) IS 'final function of simhash_agg';
 
+-- Parallel aggregation: partial states are merged (not STRICT either: a
+-- worker that saw no rows has no state) and shipped as bytea.
+CREATE FUNCTION simhash_agg_combine(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_agg_combine(internal, internal) IS 'combine function of simhash_agg';
+
+CREATE FUNCTION simhash_agg_serialize(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_agg_serialize(internal) IS 'serialization function of simhash_agg';
+
+CREATE FUNCTION simhash_agg_deserialize(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_agg_deserialize(bytea, internal) IS 'deserialization function of simhash_agg';
+
 CREATE AGGREGATE simhash_agg(feature text, weight float8) (
 	SFUNC = simhash_agg_trans,
 	STYPE = internal,
 	FINALFUNC = simhash_agg_final,
 	FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = simhash_agg_combine,
+	SERIALFUNC = simhash_agg_serialize,
+	DESERIALFUNC = simhash_agg_deserialize,
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE simhash_agg(text, float8) IS 'simhash fingerprint of weighted features, one per row (for example TF-IDF computed in SQL); independent of row order; NULL when no non-zero weight';
