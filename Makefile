@@ -15,6 +15,10 @@ OBJS        = src/simhash.o \
               src/ball.o \
               src/planner.o \
               src/fingerprint.o \
+              src/fingerprint_accum.o \
+              src/fingerprint_features.o \
+              src/fingerprint_options.o \
+              src/fingerprint_text.o \
               src/index/handler.o \
               src/index/page.o \
               src/index/build.o \
@@ -36,7 +40,7 @@ SQL_PARTS   = src/sql/type.sql \
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint golden dump index
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu golden dump index
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).

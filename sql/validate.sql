@@ -28,13 +28,30 @@ SELECT simhash_version() = extversion AS version_matches
 -- Functions are honestly marked: all IMMUTABLE, STRICT and PARALLEL SAFE.
 -- Left out: functions the server calls with "internal" arguments (the index
 -- access method's handler, the planner's selectivity estimator, type and
--- sort support), whose markings mean nothing to SQL.  Listed: the functions
--- that are honestly not IMMUTABLE (simhash_index_check reads the current
--- state of an index and its table).
+-- sort support, aggregate transition and combine functions), whose markings
+-- mean nothing to SQL; and aggregates, which have no strictness of their own
+-- (their transition function decides; see the next query).  Listed: the
+-- functions that are honestly not IMMUTABLE (simhash_index_check reads the
+-- current state of an index and its table).
 SELECT p.oid::regprocedure AS not_immutable_strict_safe,
        p.provolatile AS volatility, p.proisstrict AS strict, p.proparallel AS parallel
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
    AND (p.provolatile <> 'i' OR NOT p.proisstrict OR p.proparallel <> 's')
+   AND p.prokind <> 'a'
    AND NOT 'internal'::regtype = ANY (p.proargtypes::regtype[] || p.prorettype::regtype)
+ ORDER BY 1;
+
+-- The aggregates: an aggregate's transition function whose state is
+-- internal cannot be STRICT (PostgreSQL would have to start the state from
+-- the first input value, which is not of the state's type), so it creates
+-- the state itself and skips NULL inputs; the same goes for a combine
+-- function of internal states (a parallel worker that saw no rows has none).
+SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtransfn::regprocedure AS transition,
+       p.proisstrict AS strict, a.aggcombinefn::regprocedure AS combine,
+       c.proisstrict AS combine_strict
+  FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggtransfn
+  JOIN pg_proc c ON c.oid = a.aggcombinefn
+  JOIN pg_depend d ON d.objid = a.aggfnoid AND d.classid = 'pg_proc'::regclass
+ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'simhash')
  ORDER BY 1;

@@ -1,133 +1,440 @@
 /*
  * fingerprint.c
- *	  simhash(text): Charikar's fingerprint of a document.
+ *	  SQL entry points of fingerprinting: simhash(text) with and without
+ *	  options, simhash_features (introspection), fingerprints of features the
+ *	  caller brings (text[], text[] with float8[] weights, bigint[] hashes,
+ *	  the aggregate simhash_agg) and simhash_algorithm_version().
  *
- * Algorithm version 1 (pinned by test/golden/fingerprints.csv):
- *	  - features are words: maximal runs of ASCII letters and digits and of
- *		non-ASCII bytes (so UTF-8 words stay whole), ASCII letters folded to
- *		lower case;
- *	  - each feature is hashed with XXH3-64 (seed SIMHASH_FEATURE_SEED) and
- *		weighted by its term frequency: every occurrence counts once;
- *	  - bit i of the fingerprint is 1 where the weights of the features whose
- *		hash has bit i set outweigh those whose hash has it clear; a tie
- *		gives 0;
- *	  - a text without any feature has no fingerprint: the result is NULL,
- *		so featureless documents never match anything.
+ * Text handling is in fingerprint_text.c, features in fingerprint_features.c,
+ * bit accumulation in fingerprint_accum.c, options in fingerprint_options.c.
+ *
+ * Encodings: features are hashed as UTF-8 whatever the database encoding,
+ * so fingerprints are the same in every database.  In a database that is
+ * not UTF8 the text is converted to UTF-8 first (one extra copy of it); in
+ * SQL_ASCII bytes that are not valid UTF-8 count as U+FFFD, a symbol.
  */
-#include "simhash.h"
+#include "fingerprint.h"
 
-#include "miscadmin.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#define SIMHASH_FEATURE_SEED	UINT64CONST(0)
-
-/* How many features are hashed between two interrupt checks. */
-#define FEATURES_PER_INTERRUPT_CHECK	4096
-
-/* Per-bit sums of +weight / -weight over all features of a document. */
-typedef struct BitSums
-{
-	int64		sum[SIMHASH_BITS];
-	int64		nfeatures;
-} BitSums;
-
+/*
+ * Defines the settings of fingerprinting.  ICU objects are opened on first
+ * use, so loading the library stays cheap.
+ */
 void
 SimhashFingerprintInit(void)
 {
-}
-
-static inline void
-AddFeature(BitSums *sums, uint64 hash, int64 weight)
-{
-	for (int bit = 0; bit < SIMHASH_BITS; bit++)
-		sums->sum[bit] += ((hash >> bit) & 1) ? weight : -weight;
-	sums->nfeatures++;
-}
-
-static uint64
-SumsToFingerprint(const BitSums *sums)
-{
-	uint64		result = 0;
-
-	for (int bit = 0; bit < SIMHASH_BITS; bit++)
-		if (sums->sum[bit] > 0)
-			result |= UINT64CONST(1) << bit;
-	return result;
-}
-
-static inline bool
-IsWordByte(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		(c >= '0' && c <= '9') || c >= 0x80;
-}
-
-/* Adds every word of buf[0..len) to sums, folding ASCII letters to lower case. */
-static void
-AddWords(BitSums *sums, const char *buf, size_t len)
-{
-	char		word[256];
-	size_t		wordlen = 0;
-	bool		streaming = false;	/* word longer than the buffer? */
-	XXH3_state_t state;
-
-	for (size_t i = 0; i <= len; i++)
-	{
-		unsigned char c = i < len ? (unsigned char) buf[i] : ' ';
-
-		if (IsWordByte(c))
-		{
-			if (c >= 'A' && c <= 'Z')
-				c += 'a' - 'A';
-			/* Long words are hashed in pieces; the hash is the same. */
-			if (wordlen == sizeof(word))
-			{
-				if (!streaming)
-					XXH3_64bits_reset_withSeed(&state, SIMHASH_FEATURE_SEED);
-				XXH3_64bits_update(&state, word, wordlen);
-				streaming = true;
-				wordlen = 0;
-			}
-			word[wordlen++] = (char) c;
-		}
-		else if (wordlen > 0)
-		{
-			uint64		hash;
-
-			if (streaming)
-			{
-				XXH3_64bits_update(&state, word, wordlen);
-				hash = XXH3_64bits_digest(&state);
-				streaming = false;
-			}
-			else
-				hash = XXH3_64bits_withSeed(word, wordlen, SIMHASH_FEATURE_SEED);
-			AddFeature(sums, hash, 1);
-			wordlen = 0;
-			if (sums->nfeatures % FEATURES_PER_INTERRUPT_CHECK == 0)
-				CHECK_FOR_INTERRUPTS();
-		}
-	}
+	DefineCustomBoolVariable("simhash.fast_path",
+							 "Segments ASCII text without ICU.",
+							 "The fast path gives the same fingerprints as ICU "
+							 "(the regression tests compare them); turning it "
+							 "off only makes simhash(text) slower.",
+							 &simhash_fast_path,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 }
 
 /*
- * simhash(text) returns the fingerprint of the text, or NULL when the text
- * has no features (see the header comment).
+ * Returns s[0..len) in UTF-8, converted from the database encoding when
+ * needed (then *outlen is the new length); the result may be s itself.
+ */
+static const char *
+ToUtf8(const char *s, int len, int *outlen)
+{
+	int			enc = GetDatabaseEncoding();
+	char	   *converted;
+
+	*outlen = len;
+	if (enc == PG_UTF8 || enc == PG_SQL_ASCII || len == 0)
+		return s;
+	converted = pg_server_to_any(s, len, PG_UTF8);
+	if (converted != s)
+		*outlen = strlen(converted);
+	return converted;
+}
+
+/* Feeds a document to a new extractor and returns the extractor. */
+static FeatureExtractor *
+ExtractDocument(text *document, const FingerprintOptions *opts, bool introspect)
+{
+	FeatureExtractor *fx = FeatureExtractorCreate(opts, introspect);
+	int			len;
+	const char *s = ToUtf8(VARDATA_ANY(document), VARSIZE_ANY_EXHDR(document), &len);
+
+	SegmentDocument(s, len, opts->numbers, fx);
+	return fx;
+}
+
+static Datum
+FingerprintDocument(FunctionCallInfo fcinfo, text *document,
+					const FingerprintOptions *opts)
+{
+	FeatureExtractor *fx = ExtractDocument(document, opts, false);
+	uint64		result;
+
+	if (!FeatureExtractorResult(fx, &result))
+		PG_RETURN_NULL();
+	PG_RETURN_SIMHASH(result);
+}
+
+/*
+ * simhash(text) returns the fingerprint of the document with the default
+ * options, or NULL when it has no feature.
  */
 PG_FUNCTION_INFO_V1(simhash_text);
 Datum
 simhash_text(PG_FUNCTION_ARGS)
 {
-	text	   *document = PG_GETARG_TEXT_PP(0);
-	BitSums		sums;
+	FingerprintOptions opts;
 
-	memset(&sums, 0, sizeof(sums));
-	AddWords(&sums, VARDATA_ANY(document), VARSIZE_ANY_EXHDR(document));
-	PG_FREE_IF_COPY(document, 0);
+	FingerprintOptionsDefault(&opts);
+	return FingerprintDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+}
 
-	if (sums.nfeatures == 0)
+/* simhash(text, features, n, weighting, numbers) */
+PG_FUNCTION_INFO_V1(simhash_text_options);
+Datum
+simhash_text_options(PG_FUNCTION_ARGS)
+{
+	FingerprintOptions opts;
+
+	FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
+							PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
+	return FingerprintDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+}
+
+/*
+ * Returns the rows (feature, occurrences, weight, hash) of the distinct
+ * features of a document, in order of first occurrence.
+ */
+static Datum
+FeaturesOfDocument(FunctionCallInfo fcinfo, text *document,
+				   const FingerprintOptions *opts)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	FeatureExtractor *fx;
+	FeatureStat *stats;
+	int64		n;
+	bool		convert = GetDatabaseEncoding() != PG_UTF8 &&
+		GetDatabaseEncoding() != PG_SQL_ASCII;
+
+	InitMaterializedSRF(fcinfo, 0);
+	fx = ExtractDocument(document, opts, true);
+	stats = FeatureExtractorStats(fx, &n);
+	for (int64 i = 0; i < n; i++)
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+		char	   *f = stats[i].text;
+		int			flen = stats[i].textlen;
+
+		if (convert)
+		{
+			f = pg_any_to_server(f, flen, PG_UTF8);
+			flen = strlen(f);
+		}
+		values[0] = PointerGetDatum(cstring_to_text_with_len(f, flen));
+		values[1] = Int64GetDatum(stats[i].count);
+		values[2] = Float8GetDatum(FeatureWeight(opts->weighting, &stats[i]));
+		values[3] = SimhashGetDatum(stats[i].hash);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(simhash_features);
+Datum
+simhash_features(PG_FUNCTION_ARGS)
+{
+	FingerprintOptions opts;
+
+	FingerprintOptionsDefault(&opts);
+	return FeaturesOfDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+}
+
+PG_FUNCTION_INFO_V1(simhash_features_options);
+Datum
+simhash_features_options(PG_FUNCTION_ARGS)
+{
+	FingerprintOptions opts;
+
+	FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
+							PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
+	return FeaturesOfDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+}
+
+/* XXH3-64 of a feature given as text, in UTF-8. */
+static uint64
+HashFeature(text *feature)
+{
+	int			len;
+	const char *s = ToUtf8(VARDATA_ANY(feature), VARSIZE_ANY_EXHDR(feature), &len);
+
+	return XXH3_64bits(s, len);
+}
+
+/*
+ * simhash(text[]): every element is a feature of weight 1 (repeat an
+ * element to weigh it more); NULL elements are skipped.  NULL when no
+ * feature remains.
+ */
+PG_FUNCTION_INFO_V1(simhash_text_array);
+Datum
+simhash_text_array(PG_FUNCTION_ARGS)
+{
+	ArrayType  *features = PG_GETARG_ARRAYTYPE_P(0);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	LaneCounter lanes;
+	uint64		result;
+
+	deconstruct_array(features, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	LaneCounterInit(&lanes);
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			LaneCounterAdd(&lanes, HashFeature(DatumGetTextPP(elems[i])));
+	if (!LaneCounterResult(&lanes, &result))
 		PG_RETURN_NULL();
-	PG_RETURN_SIMHASH(SumsToFingerprint(&sums));
+	PG_RETURN_SIMHASH(result);
+}
+
+/*
+ * simhash(text[], float8[]): features with weights, paired by position.
+ * Pairs with a NULL are skipped; NULL when no non-zero weight remains.
+ */
+PG_FUNCTION_INFO_V1(simhash_weighted_array);
+Datum
+simhash_weighted_array(PG_FUNCTION_ARGS)
+{
+	ArrayType  *features = PG_GETARG_ARRAYTYPE_P(0);
+	ArrayType  *weights = PG_GETARG_ARRAYTYPE_P(1);
+	Datum	   *felems,
+			   *welems;
+	bool	   *fnulls,
+			   *wnulls;
+	int			nf,
+				nw,
+				npairs = 0;
+	HashWeight *pairs;
+	uint64		result;
+
+	deconstruct_array(features, TEXTOID, -1, false, TYPALIGN_INT, &felems, &fnulls, &nf);
+	deconstruct_array(weights, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+					  &welems, &wnulls, &nw);
+	if (nf != nw)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("feature and weight arrays must have the same number of elements"),
+				 errdetail("There are %d features and %d weights.", nf, nw)));
+	pairs = palloc(sizeof(HashWeight) * Max(nf, 1));
+	for (int i = 0; i < nf; i++)
+	{
+		if (fnulls[i] || wnulls[i])
+			continue;
+		pairs[npairs].hash = HashFeature(DatumGetTextPP(felems[i]));
+		pairs[npairs].weight = DatumGetFloat8(welems[i]);
+		CheckFeatureWeight(pairs[npairs].weight);
+		npairs++;
+	}
+	if (!FingerprintWeightedPairs(pairs, npairs, &result))
+		PG_RETURN_NULL();
+	PG_RETURN_SIMHASH(result);
+}
+
+/*
+ * simhash(bigint[]): every element is the 64-bit hash of a feature of
+ * weight 1; NULL elements are skipped.
+ */
+PG_FUNCTION_INFO_V1(simhash_hash_array);
+Datum
+simhash_hash_array(PG_FUNCTION_ARGS)
+{
+	ArrayType  *hashes = PG_GETARG_ARRAYTYPE_P(0);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	LaneCounter lanes;
+	uint64		result;
+
+	deconstruct_array(hashes, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+					  &elems, &nulls, &n);
+	LaneCounterInit(&lanes);
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			LaneCounterAdd(&lanes, (uint64) DatumGetInt64(elems[i]));
+	if (!LaneCounterResult(&lanes, &result))
+		PG_RETURN_NULL();
+	PG_RETURN_SIMHASH(result);
+}
+
+/* State of simhash_agg: the (hash, weight) pairs seen, in the agg context. */
+typedef struct SimhashAggState
+{
+	HashWeight *pairs;
+	int64		npairs;
+	int64		cap;
+} SimhashAggState;
+
+/*
+ * simhash_agg(feature text, weight float8) transition: not STRICT, because
+ * the state is internal and must be created on the first row; rows with a
+ * NULL feature or weight are skipped.
+ */
+PG_FUNCTION_INFO_V1(simhash_agg_trans);
+Datum
+simhash_agg_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	SimhashAggState   *state;
+	double		weight;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "simhash_agg_trans called in non-aggregate context");
+	state = PG_ARGISNULL(0) ? NULL : (SimhashAggState *) PG_GETARG_POINTER(0);
+	if (state == NULL)
+	{
+		state = MemoryContextAlloc(aggcontext, sizeof(SimhashAggState));
+		state->cap = 64;
+		state->npairs = 0;
+		state->pairs = MemoryContextAlloc(aggcontext, sizeof(HashWeight) * state->cap);
+	}
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_POINTER(state);
+	weight = PG_GETARG_FLOAT8(2);
+	CheckFeatureWeight(weight);
+	if (state->npairs == state->cap)
+	{
+		state->cap *= 2;
+		state->pairs = repalloc_huge(state->pairs, sizeof(HashWeight) * state->cap);
+	}
+	state->pairs[state->npairs].hash = HashFeature(PG_GETARG_TEXT_PP(1));
+	state->pairs[state->npairs].weight = weight;
+	state->npairs++;
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * simhash_agg final function: the fingerprint of the pairs (sorted first,
+ * so independent of row order), or NULL when no non-zero weight was seen.
+ */
+PG_FUNCTION_INFO_V1(simhash_agg_final);
+Datum
+simhash_agg_final(PG_FUNCTION_ARGS)
+{
+	SimhashAggState   *state = PG_ARGISNULL(0) ? NULL : (SimhashAggState *) PG_GETARG_POINTER(0);
+	uint64		result;
+
+	if (state == NULL || !FingerprintWeightedPairs(state->pairs, state->npairs, &result))
+		PG_RETURN_NULL();
+	PG_RETURN_SIMHASH(result);
+}
+
+/*
+ * simhash_agg_combine: merges two partial states (parallel aggregation).
+ * Not STRICT: either state may be NULL when a worker saw no rows; the
+ * result lives in the aggregate context.
+ */
+PG_FUNCTION_INFO_V1(simhash_agg_combine);
+Datum
+simhash_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	SimhashAggState *a = PG_ARGISNULL(0) ? NULL : (SimhashAggState *) PG_GETARG_POINTER(0);
+	SimhashAggState *b = PG_ARGISNULL(1) ? NULL : (SimhashAggState *) PG_GETARG_POINTER(1);
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "simhash_agg_combine called in non-aggregate context");
+	if (b == NULL)
+	{
+		if (a == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(a);
+	}
+	if (a == NULL)
+	{
+		a = MemoryContextAlloc(aggcontext, sizeof(SimhashAggState));
+		a->cap = Max(b->npairs, 64);
+		a->npairs = 0;
+		a->pairs = MemoryContextAllocHuge(aggcontext, sizeof(HashWeight) * a->cap);
+	}
+	if (a->npairs + b->npairs > a->cap)
+	{
+		a->cap = Max(2 * a->cap, a->npairs + b->npairs);
+		a->pairs = repalloc_huge(a->pairs, sizeof(HashWeight) * a->cap);
+	}
+	memcpy(a->pairs + a->npairs, b->pairs, sizeof(HashWeight) * b->npairs);
+	a->npairs += b->npairs;
+	PG_RETURN_POINTER(a);
+}
+
+/* simhash_agg_serialize: a state as bytea (count, then the pairs). */
+PG_FUNCTION_INFO_V1(simhash_agg_serialize);
+Datum
+simhash_agg_serialize(PG_FUNCTION_ARGS)
+{
+	SimhashAggState *state = (SimhashAggState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, state->npairs);
+	for (int64 i = 0; i < state->npairs; i++)
+	{
+		pq_sendint64(&buf, (int64) state->pairs[i].hash);
+		pq_sendfloat8(&buf, state->pairs[i].weight);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* simhash_agg_deserialize: the inverse of simhash_agg_serialize. */
+PG_FUNCTION_INFO_V1(simhash_agg_deserialize);
+Datum
+simhash_agg_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *data = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggcontext;
+	SimhashAggState *state;
+	StringInfoData buf;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "simhash_agg_deserialize called in non-aggregate context");
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, VARDATA_ANY(data), VARSIZE_ANY_EXHDR(data));
+	state = MemoryContextAlloc(aggcontext, sizeof(SimhashAggState));
+	state->npairs = pq_getmsgint64(&buf);
+	state->cap = Max(state->npairs, 64);
+	state->pairs = MemoryContextAllocHuge(aggcontext, sizeof(HashWeight) * state->cap);
+	for (int64 i = 0; i < state->npairs; i++)
+	{
+		state->pairs[i].hash = (uint64) pq_getmsgint64(&buf);
+		state->pairs[i].weight = pq_getmsgfloat8(&buf);
+	}
+	pq_getmsgend(&buf);
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * simhash_algorithm_version() names what the fingerprints of simhash(text)
+ * depend on: the algorithm version and the major version of the ICU library
+ * loaded (its Unicode data and dictionaries).
+ */
+PG_FUNCTION_INFO_V1(simhash_algorithm_version);
+Datum
+simhash_algorithm_version(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(psprintf("simhash-%d/icu%d",
+											  SIMHASH_ALGORITHM_VERSION,
+											  IcuMajorVersion())));
 }

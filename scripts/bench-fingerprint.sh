@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Labelled near-duplicate benchmark of simhash(text) (not part of the test
+# suite): builds web pages and their near-duplicates from Debian documentation
+# (bench/make_near_duplicates.py), fingerprints them with several option sets
+# in a throwaway cluster, and prints precision, recall and F1 at Hamming
+# distance k = 0..8 per language, recall per variant at k = 3, and the rate at
+# which unrelated pages on the same template collide at k = 3.
+#
+# Usage: sudo scripts/bench-fingerprint.sh [ARTICLES_PER_LANGUAGE]
+# Honours PG_CONFIG like scripts/test.sh (use an optimized build for speed;
+# the scores do not depend on it).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+ARTICLES=${1:-300}
+install_deps
+for p in debian-handbook debian-edu-doc-zh-cn python3; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || {
+        say "installing $p"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
+    }
+done
+make_workdir
+build_install
+start_cluster
+
+say "generating the labelled pages ($ARTICLES articles per language)"
+mkdir -p "$WORK/bench"
+python3 "$REPO_ROOT/bench/make_near_duplicates.py" "$WORK/bench" "$ARTICLES"
+chown -R "$RUN_USER" "$WORK/bench"
+
+# Option sets compared: name and the simhash() call on column body.
+CONFIGS="
+default|simhash(body)
+words-runs|simhash(body, 'words', 1, 'runs')
+words-tf|simhash(body, 'words', 1, 'tf')
+words-binary|simhash(body, 'words', 1, 'binary')
+words-log|simhash(body, 'words', 1, 'log')
+words-runs-numbers|simhash(body, 'words', 1, 'runs', true)
+words-tf-numbers|simhash(body, 'words', 1, 'tf', true)
+shingles2-runs|simhash(body, 'shingles', 2, 'runs')
+shingles2-tf|simhash(body, 'shingles', 2, 'tf')
+chars2-runs|simhash(body, 'chars', 2, 'runs')
+chars2-tf|simhash(body, 'chars', 2, 'tf')
+chars3-runs|simhash(body, 'chars', 3, 'runs')
+chars3-tf|simhash(body, 'chars', 3, 'tf')
+chars4-tf|simhash(body, 'chars', 4, 'tf')
+"
+fill=""
+while IFS='|' read -r name call; do
+    [ -n "$name" ] || continue
+    fill="$fill INSERT INTO fps SELECT '$name', doc_id, $call FROM docs;"
+done <<< "$CONFIGS"
+
+say "fingerprinting and scoring"
+as_user psql -X -q -v ON_ERROR_STOP=1 <<SQL
+CREATE EXTENSION simhash;
+SELECT simhash_algorithm_version();
+CREATE TABLE docs (doc_id int PRIMARY KEY, lang text, base text, variant text, template int, body text);
+CREATE TABLE pairs (a int, b int, label int, kind text);
+\copy docs FROM '$WORK/bench/docs.tsv'
+\copy pairs FROM '$WORK/bench/pairs.tsv'
+CREATE TABLE fps (config text, doc_id int, fp simhash);
+$fill
+CREATE INDEX ON fps (config, doc_id);
+ANALYZE;
+
+\echo
+\echo Labelled pairs per language and kind
+SELECT d.lang, p.kind, p.label, count(*) FROM pairs p JOIN docs d ON d.doc_id = p.a
+ GROUP BY 1, 2, 3 ORDER BY 1, 3 DESC, 2;
+
+CREATE TABLE dist AS
+SELECT f1.config, d.lang, p.kind, p.label, f1.fp <-> f2.fp AS d
+  FROM pairs p JOIN docs d ON d.doc_id = p.a
+  JOIN fps f1 ON f1.doc_id = p.a JOIN fps f2 ON f2.doc_id = p.b AND f2.config = f1.config;
+
+CREATE TABLE scores AS
+SELECT config, lang, k,
+       count(*) FILTER (WHERE label = 1 AND d <= k) AS tp,
+       count(*) FILTER (WHERE label = 0 AND d <= k) AS fp,
+       count(*) FILTER (WHERE label = 1) AS pos
+  FROM dist, generate_series(0, 8) k GROUP BY 1, 2, 3;
+
+\echo
+\echo F1 at k = 0..8 (precision / recall at k = 3)
+SELECT config, lang,
+       string_agg(to_char(CASE WHEN tp = 0 THEN 0 ELSE 2.0 * tp / (2 * tp + fp + (pos - tp)) END, 'FM0.00'), ' ' ORDER BY k) AS "F1 k=0..8",
+       max(to_char(tp::numeric / nullif(tp + fp, 0), 'FM0.000')) FILTER (WHERE k = 3) AS "P@3",
+       max(to_char(tp::numeric / pos, 'FM0.000')) FILTER (WHERE k = 3) AS "R@3",
+       max(to_char(CASE WHEN tp = 0 THEN 0 ELSE 2.0 * tp / (2 * tp + fp + (pos - tp)) END, 'FM0.000')) FILTER (WHERE k = 3) AS "F1@3"
+  FROM scores GROUP BY 1, 2 ORDER BY 2, 1;
+
+\echo
+\echo Share of pairs within k = 3, per kind (recall for positives, false matches for negatives)
+SELECT config, lang,
+       string_agg(kind || ' ' || to_char(avg_hit, 'FM0.00'), ', ' ORDER BY label DESC, kind) AS "within 3"
+  FROM (SELECT config, lang, kind, label, avg((d <= 3)::int) AS avg_hit FROM dist GROUP BY 1, 2, 3, 4) s
+ GROUP BY 1, 2 ORDER BY 2, 1;
+
+\echo
+\echo Unrelated pages on the same template: all pairs of documents of different articles
+SELECT f1.config, a.lang, count(*) AS pairs,
+       count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3) AS "within 3",
+       to_char(count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3)::numeric / count(*), '9.9EEEE') AS "rate k=3",
+       to_char(count(*) FILTER (WHERE f1.fp <-> f2.fp <= 2)::numeric / count(*), '9.9EEEE') AS "rate k=2",
+       round(avg(f1.fp <-> f2.fp), 1) AS "mean distance",
+       min(f1.fp <-> f2.fp) AS "min distance"
+  FROM docs a JOIN docs b ON a.lang = b.lang AND a.template = b.template AND a.base < b.base
+  JOIN fps f1 ON f1.doc_id = a.doc_id JOIN fps f2 ON f2.doc_id = b.doc_id AND f2.config = f1.config
+ GROUP BY 1, 2 ORDER BY 2, 1;
+SQL

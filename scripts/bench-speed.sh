@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Speed benchmark of simhash(text) (not part of the test suite): MB/s of the
+# default and the main options on English and Chinese text, and of md5(text)
+# on the same rows in the same run as the yardstick.  Each figure is the
+# median of RUNS timed scans over the same in-memory table.
+#
+# Usage: sudo PG_CONFIG=/path/to/optimized/pg_config scripts/bench-speed.sh [RUNS]
+# Use an optimized, non-assert server build.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+RUNS=${1:-7}
+install_deps
+for p in debian-handbook python3; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || {
+        say "installing $p"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
+    }
+done
+make_workdir
+build_install
+start_cluster "-c shared_buffers=512MB -c jit=off -c max_parallel_workers_per_gather=0"
+
+say "extracting text"
+# Documents of about 8 kB: the paragraphs of the Debian handbook, English and
+# zh-CN, repeated to about 40 MB per language.
+REPO_ROOT="$REPO_ROOT" python3 - "$WORK/speed.tsv" <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ['REPO_ROOT'], 'bench'))
+import make_near_duplicates as m
+out = open(sys.argv[1], 'w', encoding='utf-8')
+for lang, sub in (('en', 'en-US'), ('zh', 'zh-CN')):
+    d = os.path.join(m.HANDBOOK, sub)
+    paras = [p for f in sorted(os.listdir(d)) if f.endswith('.html')
+             for p in m.paragraphs_of(os.path.join(d, f))]
+    docs, cur, total = [], [], 0
+    while total < 40 * 1024 * 1024:
+        for p in paras:
+            cur.append(p.replace('\\', '\\\\'))
+            if sum(len(x.encode()) for x in cur) >= 8192:
+                doc = '\\n'.join(cur).replace('\t', ' ')
+                out.write('%s\t%s\n' % (lang, doc))
+                total += len(doc.encode())
+                cur = []
+PY
+chown "$RUN_USER" "$WORK/speed.tsv"
+
+say "timing ($RUNS runs each, median)"
+as_user psql -X -q -v ON_ERROR_STOP=1 <<SQL
+CREATE EXTENSION simhash;
+CREATE TABLE corpus (lang text, body text);
+-- No compression: time the functions, not pglz.
+ALTER TABLE corpus ALTER body SET STORAGE EXTERNAL;
+\copy corpus FROM '$WORK/speed.tsv'
+-- The same English text with every non-ASCII character replaced by a space:
+-- what the ASCII fast path alone achieves.
+INSERT INTO corpus SELECT 'en-ascii', regexp_replace(body, '[^\x01-\x7f]', ' ', 'g')
+  FROM corpus WHERE lang = 'en';
+VACUUM ANALYZE corpus;
+-- Warm the cache (the table fits in shared_buffers).
+SELECT count(md5(body)) > 0 AS warm FROM corpus;
+
+CREATE FUNCTION seconds(expr text, l text) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz; n bigint;
+BEGIN
+  t0 := clock_timestamp();
+  EXECUTE format('SELECT count(%s) FROM corpus WHERE lang = %L', expr, l) INTO n;
+  RETURN extract(epoch FROM clock_timestamp() - t0);
+END \$\$;
+
+CREATE TABLE timings (what text, lang text, run int, s float8);
+DO \$\$
+DECLARE l text;
+  exprs text[] := ARRAY['md5(body)', 'simhash(body)', 'simhash(body, ''words'', 1, ''tf'')',
+                        'simhash(body, ''words'', 1, ''log'')', 'simhash(body, ''shingles'', 2)',
+                        'simhash(body, ''chars'', 3)', 'length(body)'];
+BEGIN
+  FOR r IN 1 .. $RUNS LOOP
+    FOREACH l IN ARRAY ARRAY['en', 'en-ascii', 'zh'] LOOP
+      FOR i IN 1 .. array_length(exprs, 1) LOOP
+        INSERT INTO timings VALUES (exprs[i], l, r, seconds(exprs[i], l));
+      END LOOP;
+    END LOOP;
+  END LOOP;
+END \$\$;
+
+\echo
+SELECT lang, count(*) AS documents, pg_size_pretty(sum(octet_length(body))) AS text
+  FROM corpus GROUP BY 1 ORDER BY 1;
+\echo MB/s = bytes of text / median seconds of one scan (length(body) is the scan alone)
+WITH med AS (
+  SELECT what, lang, percentile_cont(0.5) WITHIN GROUP (ORDER BY s) AS s FROM timings GROUP BY 1, 2),
+bytes AS (SELECT lang, sum(octet_length(body)) AS b FROM corpus GROUP BY 1)
+SELECT m.what, m.lang, round((b.b / 1e6 / m.s)::numeric, 1) AS "MB/s",
+       round((md5.s / m.s)::numeric, 2) AS "× md5"
+  FROM med m JOIN bytes b USING (lang) JOIN med md5 ON md5.lang = m.lang AND md5.what = 'md5(body)'
+ ORDER BY m.lang, m.s;
+SQL

@@ -1,0 +1,82 @@
+-- The ASCII fast path and the ICU path give the same tokens, and streaming
+-- in chunks does not change them.  simhash.fast_path = off sends all text
+-- through ICU; results must not change.  Random strings over an alphabet
+-- that exercises the word break rules, also mixed with non-ASCII
+-- characters (so that ASCII stretches and ICU pieces alternate).
+SELECT setseed(0.42);
+CREATE TEMP TABLE random_text AS
+SELECT i, string_agg(substr(CASE WHEN i % 2 = 0 THEN $$aAbZ19_.'',;:@"-! 	
+xYq0|$$ ELSE $$aAbZ19_.'',;:@"-! 	
+xYq0|é“”　中文 ß。́Ａ$$ END, 1 + floor(random() * CASE WHEN i % 2 = 0 THEN 28 ELSE 40 END)::int, 1), '') AS s
+  FROM generate_series(1, 20000) i, generate_series(1, 12) j GROUP BY i;
+CREATE TEMP TABLE results (path text, i int, features text[], fp_default simhash,
+                           fp_chars simhash, fp_shingles simhash);
+SET simhash.fast_path = on;
+INSERT INTO results SELECT 'fast', i,
+  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
+  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+SET simhash.fast_path = off;
+INSERT INTO results SELECT 'icu', i,
+  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
+  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+RESET simhash.fast_path;
+SELECT count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS token_mismatches,
+       count(*) FILTER (WHERE f.fp_default IS DISTINCT FROM c.fp_default) AS default_mismatches,
+       count(*) FILTER (WHERE f.fp_chars IS DISTINCT FROM c.fp_chars) AS chars_mismatches,
+       count(*) FILTER (WHERE f.fp_shingles IS DISTINCT FROM c.fp_shingles) AS shingles_mismatches,
+       count(*) FILTER (WHERE f.fp_default IS NOT NULL) AS with_fingerprint
+  FROM results f JOIN results c ON c.i = f.i AND c.path = 'icu' WHERE f.path = 'fast';
+-- Longer strings: tokens across the 64-byte words of the fast path's
+-- bitmaps, and runs of repeated characters.
+CREATE TEMP TABLE random_long AS
+SELECT i, string_agg(substr($$aaaaAAbZ19_.'',;:@"-! 	
+xYq0|_____....$$, 1 + floor(random() * 36)::int, 1 + floor(random() * 3)::int), '') AS s
+  FROM generate_series(1, 2000) i, generate_series(1, 150) j GROUP BY i;
+CREATE TEMP TABLE long_results AS
+SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
+             FROM simhash_features(s, 'words', 1, 'runs', true)) AS features FROM random_long;
+SET simhash.fast_path = off;
+SELECT count(*) FILTER (WHERE r.features IS DISTINCT FROM
+         (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
+            FROM simhash_features(s, 'words', 1, 'runs', true))) AS long_mismatches,
+       min(length(s)) > 150 AS long_enough
+  FROM random_long JOIN long_results r USING (i);
+RESET simhash.fast_path;
+
+-- U+3000 (ideographic space) normalizes to a space: it changes no feature.
+SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM simhash(U&'\3000' || s)) AS ideographic_space_mismatches
+  FROM random_text;
+
+-- Long documents are cut into chunks; the cuts differ (after an ASCII
+-- space, after U+3000; fast path or not) and change nothing.
+CREATE TEMP TABLE long_doc AS
+SELECT string_agg(w, CASE WHEN i % 13 = 0 THEN E'.\n' WHEN i % 5 = 0 THEN ', ' ELSE ' ' END ORDER BY i) AS s
+  FROM (SELECT i, (ARRAY['alpha', 'Beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta',
+                         'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho'])
+                  [1 + floor(random() * 17)::int] AS w
+          FROM generate_series(1, 60000) i) w;
+CREATE TEMP TABLE long_fast AS
+SELECT simhash(s) AS d, simhash(s, 'chars', 4, 'tf') AS c, simhash(s, 'shingles', 3, 'log') AS sh FROM long_doc;
+SET simhash.fast_path = off;
+SELECT length(s) > 300000 AS several_chunks,
+       simhash(s) = d AND simhash(replace(s, ' ', U&'\3000')) = d AS default_same,
+       simhash(s, 'chars', 4, 'tf') = c AND simhash(replace(s, ' ', U&'\3000'), 'chars', 4, 'tf') = c AS chars_same,
+       simhash(s, 'shingles', 3, 'log') = sh AND simhash(replace(s, ' ', U&'\3000'), 'shingles', 3, 'log') = sh AS shingles_same
+  FROM long_doc, long_fast;
+RESET simhash.fast_path;
+SELECT sum(occurrences) = 60000 AS every_word_once FROM long_doc, simhash_features(s, 'words', 1, 'tf');
+
+-- Chinese across many chunks: every dictionary word of every sentence.
+SELECT count(*) AS features, min(occurrences), max(occurrences), min(weight), max(weight)
+  FROM simhash_features(repeat('近似重复检测是搜索引擎的重要技术。', 20000));
+
+-- No place to cut for 64 kB: cut anyway (a deterministic split of a junk
+-- "word"), never an error.
+SELECT count(*) AS distinct_pieces, sum(length(feature) * occurrences) AS total_length
+  FROM simhash_features(repeat('ab', 100000));
+
+-- Chinese: a small edit moves the fingerprint a little; an unrelated text far.
+SELECT simhash(text '近似重复检测是搜索引擎的重要技术，它可以发现内容相同的网页并节省存储空间。') <->
+       simhash(text '近似重复检测是搜索引擎的关键技术，它可以发现内容相同的网页并节省存储空间。') <= 8 AS chinese_edit_near,
+       simhash(text '近似重复检测是搜索引擎的重要技术，它可以发现内容相同的网页并节省存储空间。') <->
+       simhash(text '数据库系统使用索引来加快查询速度，并通过事务保证数据的一致性和持久性。') > 8 AS chinese_unrelated_far;

@@ -1,0 +1,134 @@
+-- Options of simhash(text, ...), introspection, bring-your-own features
+-- and the aggregate; defined edge cases.
+\set VERBOSITY default
+
+-- Every option set gives a fingerprint; one text argument still resolves
+-- to simhash(text) (no ambiguity with the defaults of the options form).
+SELECT f AS features, n, w AS weighting, simhash(text 'The quick brown fox jumps over the lazy dog', f, n, w) IS NOT NULL AS ok
+  FROM unnest(ARRAY['words', 'shingles', 'chars']) f, unnest(ARRAY[0, 1, 2, 3]) n,
+       unnest(ARRAY['runs', 'tf', 'binary', 'log']) w
+ GROUP BY 1, 2, 3, 4 HAVING false;
+SELECT count(DISTINCT simhash(text 'The quick brown fox jumps over the lazy dog', f, n, w)) AS distinct_fingerprints
+  FROM unnest(ARRAY['words', 'chars']) f, unnest(ARRAY[1, 2, 3]) n, unnest(ARRAY['tf', 'binary']) w;
+SELECT simhash(body => text 'a b c', features => 'shingles') = simhash(text 'a b c', 'words', 2) AS shingles_default_2,
+       simhash(text 'abcd', 'chars') = simhash(text 'abcd', 'chars', 3) AS chars_default_3,
+       simhash(text 'alpha beta alpha', 'words', weighting => 'tf') = simhash(text 'alpha beta alpha', 'words', 1, 'tf') AS named;
+
+-- Invalid options: invalid_parameter_value, with the valid values.
+SELECT simhash(text 'x', 'trigrams');
+SELECT simhash(text 'x', 'chars', 17);
+SELECT simhash(text 'x', 'chars', -1);
+SELECT simhash(text 'x', 'words', 1, 'idf');
+\set VERBOSITY terse
+DO $$
+DECLARE
+  bad text[] := ARRAY['features', 'n', 'weighting', 'features of simhash_features'];
+BEGIN
+  FOR i IN 1 .. 4 LOOP
+    BEGIN
+      CASE i
+        WHEN 1 THEN PERFORM simhash(text 'x', 'bogus');
+        WHEN 2 THEN PERFORM simhash(text 'x', 'words', 99);
+        WHEN 3 THEN PERFORM simhash(text 'x', 'words', 1, 'bogus');
+        WHEN 4 THEN PERFORM * FROM simhash_features(text 'x', 'bogus');
+      END CASE;
+    EXCEPTION WHEN invalid_parameter_value THEN
+      RAISE NOTICE 'invalid %: SQLSTATE %', bad[i], SQLSTATE;
+    END;
+  END LOOP;
+END $$;
+
+-- Introspection: what simhash(text) used.  Numbers and symbols are not
+-- features; a run's words weigh its length (at most 64).
+SELECT * FROM simhash_features(text 'Home | News | About
+Posted on 2024-05-01 · 1,234 views
+The quick brown fox jumps over the lazy dog, and the dog sleeps on.');
+SELECT * FROM simhash_features(text 'Aa aA AA bb', 'words', 1, 'tf');
+SELECT feature, occurrences, weight FROM simhash_features(text 'aaa aaa aaa b', 'words', 1, 'log');
+SELECT feature, weight FROM simhash_features(text 'to be or not', 'shingles', 2, 'binary');
+SELECT feature, weight FROM simhash_features(text 'Hi, yo!', 'chars', 3);
+-- numbers => true keeps tokens of digits.
+SELECT feature FROM simhash_features(text 'version 1.5 released 2024', 'words', 1, 'tf', true);
+
+-- A feature's hash is XXH3-64 (seed 0) of its UTF-8 bytes: the single
+-- feature of a one-word text is the fingerprint (reproducible with
+-- `printf hello | xxhsum -H3`).
+SELECT hash, simhash(text 'Hello') = hash AS fingerprint_is_hash FROM simhash_features(text 'Hello');
+SELECT simhash(text '近似', 'words') AS chinese_word, (SELECT hash FROM simhash_features(text '近似'));
+
+-- The fingerprint is the simhash of the features with their weights: the
+-- same from the introspection rows through every bring-your-own path.
+WITH doc(body) AS (VALUES ('Near-duplicate detection finds copies of pages. Copies differ by ads, dates and counters.
+Home | About')),
+     f AS (SELECT s.* FROM doc, simhash_features(doc.body) s)
+SELECT (SELECT simhash(body) FROM doc) = (SELECT simhash(array_agg(feature), array_agg(weight)) FROM f) AS weighted_array,
+       (SELECT simhash(body) FROM doc) = (SELECT simhash_agg(feature, weight) FROM f) AS aggregate,
+       (SELECT simhash(body) FROM doc) = (SELECT simhash_agg(feature, weight ORDER BY feature DESC) FROM f) AS aggregate_any_order,
+       (SELECT simhash(body, 'words', 1, 'tf') FROM doc) =
+       (SELECT simhash(array_agg(feature)) FROM f, generate_series(1, occurrences)) AS text_array_tf,
+       (SELECT simhash(body, 'words', 1, 'tf') FROM doc) =
+       (SELECT simhash(array_agg(hash::bigint)) FROM f, generate_series(1, occurrences)) AS hash_array_tf;
+
+-- Bring your own: NULLs are skipped; nothing left (or only zero weights) is NULL.
+SELECT simhash(ARRAY['a', NULL, 'b']) = simhash(ARRAY['a', 'b']) AS null_skipped,
+       simhash(ARRAY[]::text[]) IS NULL AS empty_array,
+       simhash(ARRAY[NULL]::text[]) IS NULL AS all_null,
+       simhash(ARRAY['a', 'b'], ARRAY[0, 0]::float8[]) IS NULL AS zero_weights,
+       simhash(ARRAY['a', 'b'], ARRAY[1, NULL]::float8[]) = simhash(ARRAY['a']) AS null_weight_skipped,
+       simhash(ARRAY[]::bigint[]) IS NULL AS empty_hashes,
+       (SELECT simhash_agg(f, w) FROM (VALUES ('a', 0::float8)) v(f, w)) IS NULL AS agg_zero,
+       (SELECT simhash_agg(f, w) FROM (VALUES ('a', 1::float8)) v(f, w) WHERE false) IS NULL AS agg_no_rows;
+SELECT simhash(ARRAY['a'], ARRAY[1, 2]::float8[]);
+SELECT simhash(ARRAY['a'], ARRAY['NaN']::float8[]);
+SELECT simhash_agg(f, w) FROM (VALUES ('a', 'Infinity'::float8)) v(f, w);
+
+-- Weights: a negative weight pulls the other way; a heavier feature wins.
+SELECT simhash(ARRAY['a'], ARRAY[-1]::float8[])::bigint = ~simhash(ARRAY['a'])::bigint AS negative_flips,
+       simhash(ARRAY['a', 'b'], ARRAY[3, 1]::float8[]) <-> simhash(ARRAY['a']) <
+       simhash(ARRAY['a', 'b'], ARRAY[3, 1]::float8[]) <-> simhash(ARRAY['b']) AS heavier_wins;
+
+-- Ties: a bit whose weights cancel exactly is 0.  Two features with the
+-- same weight tie on every bit where their hashes differ.  Weights that
+-- cancel everywhere give 0, not NULL: the features were there.
+SELECT simhash(ARRAY[x'00000000000000ff'::bigint, x'000000000000ff00'::bigint]) AS tie_bits_zero,
+       simhash(ARRAY[x'00000000000000ff'::bigint, x'000000000000ff0f'::bigint]) AS agreeing_bits_set,
+       simhash(ARRAY['a', 'a'], ARRAY[1, -1]::float8[]) AS cancelled_all_ties;
+SELECT simhash(ARRAY['a', 'b'], ARRAY[1, 1]::float8[])::bigint =
+       (simhash(ARRAY['a'])::bigint & simhash(ARRAY['b'])::bigint) AS tie_is_and;
+
+-- Text shorter than n: one feature, the whole (normalized) text.
+SELECT feature FROM simhash_features(text 'Hi', 'chars', 5);
+SELECT feature FROM simhash_features(text 'Hello World', 'shingles', 3);
+SELECT simhash(text 'ab', 'chars', 3) IS NOT NULL AS short_has_fingerprint;
+
+-- Mixed scripts: each script segmented by its own rules; Chinese and
+-- Japanese words come from ICU's dictionaries, Thai too.
+SELECT feature FROM simhash_features(text 'PostgreSQL近似重复检测，日本語のテキスト и русский текст ภาษาไทย');
+-- Character n-grams join adjacent Chinese words, and put one space where
+-- punctuation or spaces separated tokens.
+SELECT string_agg(feature, '|') FROM simhash_features(text '近似重复。检测', 'chars', 2);
+
+-- simhash_agg in parallel: partial states are combined; the result is the
+-- same as without workers (pairs are sorted before summing).
+CREATE TABLE agg_terms AS
+SELECT d AS doc, 'term' || (i % 500) AS term, (i % 7) + 0.25 AS w
+  FROM generate_series(1, 4) d, generate_series(1, 20000) i;
+ANALYZE agg_terms;
+CREATE TEMP TABLE agg_serial AS SELECT doc, simhash_agg(term, w) AS fp FROM agg_terms GROUP BY doc;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT simhash_agg(term, w) FROM agg_terms;
+SELECT (SELECT simhash_agg(term, w) FROM agg_terms) =
+       (SELECT simhash_agg(term, w) FROM (SELECT * FROM agg_terms ORDER BY random()) s) AS parallel_same,
+       (SELECT count(*) FROM agg_serial s JOIN
+          (SELECT doc, simhash_agg(term, w) AS fp FROM agg_terms GROUP BY doc) p USING (doc)
+         WHERE s.fp = p.fp) = 4 AS grouped_same;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+DROP TABLE agg_terms;

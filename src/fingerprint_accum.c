@@ -1,0 +1,109 @@
+/*
+ * fingerprint_accum.c
+ *	  Turning feature hashes into a fingerprint: byte-lane counters for unit
+ *	  weights, sorted weighted sums for real-valued weights.
+ *
+ * Both follow Charikar: bit i of the fingerprint is 1 where the weights of
+ * the features whose hash has bit i set outweigh those whose hash has it
+ * clear.  A tie gives 0.  A document without any feature of non-zero weight
+ * has no fingerprint (the callers return NULL).
+ */
+#include "fingerprint.h"
+
+#include <math.h>
+
+/* Adds the byte lanes into the 64-bit counters and clears them. */
+void
+LaneCounterFlush(LaneCounter *counter)
+{
+	for (int k = 0; k < 8; k++)
+	{
+		uint64		lane = counter->lanes[k];
+
+		for (int b = 0; b < 8; b++)
+			counter->ones[8 * b + k] += (lane >> (8 * b)) & 0xff;
+		counter->lanes[k] = 0;
+	}
+	counter->total += counter->pending;
+	counter->pending = 0;
+}
+
+/*
+ * Sets *result to the fingerprint of the unit-weight features counted so
+ * far.  Returns false, leaving *result alone, when there were none.
+ */
+bool
+LaneCounterResult(LaneCounter *counter, uint64 *result)
+{
+	uint64		fp = 0;
+
+	LaneCounterFlush(counter);
+	if (counter->total == 0)
+		return false;
+	/* sum_i = ones_i - (total - ones_i); bit set when strictly positive */
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		if (2 * counter->ones[bit] > counter->total)
+			fp |= UINT64CONST(1) << bit;
+	*result = fp;
+	return true;
+}
+
+static int
+CompareHashWeight(const void *a, const void *b)
+{
+	const HashWeight *x = (const HashWeight *) a;
+	const HashWeight *y = (const HashWeight *) b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? -1 : 1;
+	return 0;
+}
+
+/* Rejects weights that would make the sums meaningless. */
+void
+CheckFeatureWeight(double weight)
+{
+	if (isnan(weight) || isinf(weight))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature weight must be finite"),
+				 errdetail("The weight is %g.", weight)));
+}
+
+bool
+FingerprintWeightedPairs(HashWeight *pairs, int64 npairs, uint64 *result)
+{
+	double		sums[SIMHASH_BITS];
+	bool		any = false;
+	uint64		fp = 0;
+
+	/*
+	 * Floating-point addition is not associative: sorting makes the sums,
+	 * and so ties and near-ties, independent of the order the caller saw
+	 * the features in (an aggregate's input order is not defined).
+	 */
+	if (npairs > 1)
+		qsort(pairs, npairs, sizeof(HashWeight), CompareHashWeight);
+
+	memset(sums, 0, sizeof(sums));
+	for (int64 i = 0; i < npairs; i++)
+	{
+		uint64		hash = pairs[i].hash;
+		double		w = pairs[i].weight;
+
+		if (w == 0.0)
+			continue;
+		any = true;
+		for (int bit = 0; bit < SIMHASH_BITS; bit++)
+			sums[bit] += ((hash >> bit) & 1) ? w : -w;
+	}
+	if (!any)
+		return false;
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		if (sums[bit] > 0.0)
+			fp |= UINT64CONST(1) << bit;
+	*result = fp;
+	return true;
+}

@@ -1,0 +1,527 @@
+/*
+ * fingerprint_features.c
+ *	  From kept tokens to weighted feature hashes: words, word shingles and
+ *	  character n-grams.
+ *
+ * Features (algorithm version 2):
+ *	  - words: each kept token;
+ *	  - shingles of n words: each run of n consecutive kept tokens, joined by
+ *		one space;
+ *	  - character n-grams: each run of n consecutive code points of the
+ *		stream of kept tokens, where one space stands for whatever separated
+ *		two tokens that were not adjacent in the normalized text (spaces,
+ *		punctuation, dropped tokens).  Tokens that ICU found adjacent, as
+ *		words of a Chinese sentence are, are joined without a space, so the
+ *		n-grams do not depend on where the dictionary put word boundaries.
+ *	  A document with fewer than n tokens (code points) has one feature: all
+ *	  of them.
+ *	  The hash of a feature is XXH3-64 (seed 0) of its UTF-8 bytes, so
+ *	  `xxhsum -H3` reproduces it, and simhash(text[]) of the features gives
+ *	  the same fingerprint as the text.
+ *
+ * Weights: runs (the default) counts every occurrence with the length of
+ * the run of text its token belongs to, at most SIMHASH_RUN_CAP words; a run
+ * ends at a line break, a sentence terminator, a symbol such as | or ·, or
+ * any other character that does not continue a sentence (see RunBreak in
+ * fingerprint_text.c).  Prose sits in long runs; navigation, meta lines
+ * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
+ * short ones, so a page's template weighs less than its body: the benchmark
+ * (README) measured the gain on mirrored pages.  tf counts every occurrence
+ * 1.  Both need no memory per feature (byte lanes; runs waits for at most
+ * one run of fewer than SIMHASH_RUN_CAP tokens).  binary and log weigh each
+ * distinct feature once, which needs a table of the distinct features.
+ */
+#include "fingerprint.h"
+
+#include <math.h>
+
+#include "lib/stringinfo.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/*
+ * Counter of features with small integer weights (weighting runs: 1 to
+ * SIMHASH_RUN_CAP): 64 lanes of 16 bits, flushed into 64-bit counters every
+ * 65535 units of weight.  Lane word j, slot s counts bit 8 * s + j.  With
+ * SSE2 (the x86-64 baseline) a feature costs 8 vector operations of each
+ * kind; elsewhere 64 scalar ones.
+ */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+typedef struct WideLaneCounter
+{
+	uint16		lanes[8][8];	/* not __m128i: palloc aligns to 8 bytes only */
+	int64		pending;		/* weight added since the last flush */
+	int64		total;			/* weight added in all */
+	int64		ones[SIMHASH_BITS];	/* flushed weight of 1 bits per position */
+} WideLaneCounter;
+
+static void
+WideLaneCounterFlush(WideLaneCounter *c)
+{
+	for (int j = 0; j < 8; j++)
+	{
+		uint16		v[8];
+
+		memcpy(v, c->lanes[j], sizeof(v));
+		memset(c->lanes[j], 0, sizeof(v));
+		for (int slot = 0; slot < 8; slot++)
+			c->ones[8 * slot + j] += v[slot];
+	}
+	c->total += c->pending;
+	c->pending = 0;
+}
+
+static inline void
+WideLaneCounterAdd(WideLaneCounter *c, uint64 hash, int64 w)
+{
+	if (c->pending + w > 65535)
+		WideLaneCounterFlush(c);
+#if defined(__SSE2__)
+	{
+		/* slot s of bytes holds byte s of the hash, as 16 bits */
+		__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) hash),
+											  _mm_setzero_si128());
+		__m128i		weight = _mm_set1_epi16((short) w);
+
+#define WIDE_LANE_ADD(j) \
+		do { \
+			__m128i		bit = _mm_set1_epi16((short) (1 << (j))); \
+			__m128i		set = _mm_cmpeq_epi16(_mm_and_si128(bytes, bit), bit); \
+			__m128i	   *lane = (__m128i *) c->lanes[j]; \
+			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane), \
+												 _mm_and_si128(set, weight))); \
+		} while (0)
+		WIDE_LANE_ADD(0);
+		WIDE_LANE_ADD(1);
+		WIDE_LANE_ADD(2);
+		WIDE_LANE_ADD(3);
+		WIDE_LANE_ADD(4);
+		WIDE_LANE_ADD(5);
+		WIDE_LANE_ADD(6);
+		WIDE_LANE_ADD(7);
+#undef WIDE_LANE_ADD
+	}
+#else
+	for (int j = 0; j < 8; j++)
+		for (int slot = 0; slot < 8; slot++)
+			if ((hash >> (8 * slot + j)) & 1)
+				c->lanes[j][slot] += (uint16) w;
+#endif
+	c->pending += w;
+}
+
+/* Table of distinct features, keyed by their 64-bit hash. */
+typedef struct FeatureEntry
+{
+	uint64		hash;
+	char		status;
+	FeatureStat stat;
+} FeatureEntry;
+
+#define SH_PREFIX		featuretab
+#define SH_ELEMENT_TYPE FeatureEntry
+#define SH_KEY_TYPE		uint64
+#define SH_KEY			hash
+#define SH_HASH_KEY(tb, key) ((uint32) ((key) ^ ((key) >> 32)))
+#define SH_EQUAL(tb, a, b) ((a) == (b))
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+struct FeatureExtractor
+{
+	FingerprintOptions opts;
+	bool		counting;		/* distinct features needed? */
+	bool		introspect;		/* keep the text of each feature? */
+	LaneCounter lanes;			/* tf and runs without counting */
+	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
+								 * counted once each (multiplied at the end) */
+	WideLaneCounter weighted;	/* runs: features of other weights */
+	featuretab_hash *table;		/* counting */
+	int64		seq;			/* features emitted so far */
+
+	/* shingles: the last n tokens, as a ring */
+	StringInfoData ring[SIMHASH_MAX_N];
+	int64		ntokens;
+
+	/* character n-grams: the last n code points (UTF-8), as a ring */
+	char		cp[SIMHASH_MAX_N][4];
+	uint8		cplen[SIMHASH_MAX_N];
+	int64		ncp;
+
+	StringInfoData buf;			/* a feature being assembled */
+
+	/* weighting runs: the current run and its features not yet counted */
+	bool		runs;
+	int64		runlen;			/* tokens in the current run */
+	uint64	   *pending;		/* hashes of its features (while short) */
+	char	  **pendingtext;	/* and their text (introspection) */
+	int		   *pendinglen;
+	int			npending;
+	int			pendingcap;
+};
+
+/* Weight of a feature that occurs count times, under a weighting. */
+double
+FeatureWeight(Weighting weighting, const FeatureStat *stat)
+{
+	switch (weighting)
+	{
+		case WEIGHTING_TF:
+			return (double) stat->count;
+		case WEIGHTING_BINARY:
+			return 1.0;
+		case WEIGHTING_LOG:
+			return 1.0 + log((double) stat->count);
+		case WEIGHTING_RUNS:
+			return (double) stat->runweight;
+	}
+	return 0.0;
+}
+
+/*
+ * Creates an extractor in the current memory context.  With introspect,
+ * the text of every distinct feature is kept for FeatureExtractorStats.
+ */
+FeatureExtractor *
+FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
+{
+	FeatureExtractor *fx = palloc0(sizeof(FeatureExtractor));
+
+	fx->opts = *opts;
+	fx->introspect = introspect;
+	fx->counting = introspect ||
+		(opts->weighting != WEIGHTING_TF && opts->weighting != WEIGHTING_RUNS);
+	fx->runs = opts->weighting == WEIGHTING_RUNS;
+	if (fx->runs)
+	{
+		fx->pendingcap = 64;
+		fx->pending = palloc(sizeof(uint64) * fx->pendingcap);
+		fx->pendingtext = palloc(sizeof(char *) * fx->pendingcap);
+		fx->pendinglen = palloc(sizeof(int) * fx->pendingcap);
+	}
+	LaneCounterInit(&fx->lanes);
+	LaneCounterInit(&fx->capped);
+	memset(&fx->weighted, 0, sizeof(WideLaneCounter));
+	if (fx->counting)
+		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
+	if (opts->kind != FEATURES_CHARS && opts->n > 1)
+		for (int i = 0; i < opts->n; i++)
+			initStringInfo(&fx->ring[i]);
+	initStringInfo(&fx->buf);
+	return fx;
+}
+
+/* Counts one occurrence of a feature of weight w (w > 1 for runs only). */
+static inline void
+Count(FeatureExtractor *fx, uint64 hash, int64 w, const char *feature, int len)
+{
+	if (likely(!fx->counting))
+	{
+		if (w == SIMHASH_RUN_CAP && fx->runs)
+			LaneCounterAdd(&fx->capped, hash);
+		else if (fx->runs)
+			WideLaneCounterAdd(&fx->weighted, hash, w);
+		else if (w == 1)
+			LaneCounterAdd(&fx->lanes, hash);
+		else
+			LaneCounterAddWeighted(&fx->lanes, hash, w);
+	}
+	else
+	{
+		bool		found;
+		FeatureEntry *e = featuretab_insert(fx->table, hash, &found);
+
+		if (!found)
+		{
+			e->stat.hash = hash;
+			e->stat.count = 0;
+			e->stat.runweight = 0;
+			e->stat.first = fx->seq;
+			e->stat.text = NULL;
+			e->stat.textlen = 0;
+			if (fx->introspect)
+			{
+				e->stat.text = palloc(len + 1);
+				memcpy(e->stat.text, feature, len);
+				e->stat.text[len] = '\0';
+				e->stat.textlen = len;
+			}
+		}
+		e->stat.count++;
+		e->stat.runweight += w;
+	}
+	fx->seq++;
+}
+
+/* Counts the features of the current run, each with weight w. */
+static void
+FlushPending(FeatureExtractor *fx, int64 w)
+{
+	for (int i = 0; i < fx->npending; i++)
+	{
+		Count(fx, fx->pending[i], w, fx->pendingtext[i], fx->pendinglen[i]);
+		if (fx->pendingtext[i])
+			pfree(fx->pendingtext[i]);
+	}
+	fx->npending = 0;
+}
+
+/*
+ * One occurrence of a feature.  Under weighting runs, a feature weighs the
+ * length of the run of its (last) token, known only when the run ends or
+ * reaches SIMHASH_RUN_CAP tokens; until then it waits in pending.
+ */
+static inline void
+Emit(FeatureExtractor *fx, const char *feature, int len)
+{
+	uint64		hash = XXH3_64bits(feature, len);
+
+	if (likely(!fx->runs))
+		Count(fx, hash, 1, feature, len);
+	else if (fx->runlen >= SIMHASH_RUN_CAP)
+		Count(fx, hash, SIMHASH_RUN_CAP, feature, len);
+	else
+	{
+		if (fx->npending == fx->pendingcap)
+		{
+			fx->pendingcap *= 2;
+			fx->pending = repalloc(fx->pending, sizeof(uint64) * fx->pendingcap);
+			fx->pendingtext = repalloc(fx->pendingtext, sizeof(char *) * fx->pendingcap);
+			fx->pendinglen = repalloc(fx->pendinglen, sizeof(int) * fx->pendingcap);
+		}
+		fx->pending[fx->npending] = hash;
+		fx->pendingtext[fx->npending] = fx->introspect ? pnstrdup(feature, len) : NULL;
+		fx->pendinglen[fx->npending] = len;
+		fx->npending++;
+	}
+}
+
+/* Emits the shingle of the tokens in the ring, oldest first. */
+static void
+EmitShingle(FeatureExtractor *fx, int count)
+{
+	int			n = fx->opts.n;
+
+	resetStringInfo(&fx->buf);
+	for (int i = 0; i < count; i++)
+	{
+		StringInfo t = &fx->ring[(fx->ntokens - count + i) % n];
+
+		if (i > 0)
+			appendStringInfoChar(&fx->buf, ' ');
+		appendBinaryStringInfo(&fx->buf, t->data, t->len);
+	}
+	Emit(fx, fx->buf.data, fx->buf.len);
+}
+
+/* Emits the n-gram of the code points in the ring, oldest first. */
+static void
+EmitNgram(FeatureExtractor *fx, int count)
+{
+	char		gram[SIMHASH_MAX_N * 4];
+	int			len = 0;
+	int			n = fx->opts.n;
+
+	for (int i = 0; i < count; i++)
+	{
+		int			slot = (fx->ncp - count + i) % n;
+
+		memcpy(gram + len, fx->cp[slot], fx->cplen[slot]);
+		len += fx->cplen[slot];
+	}
+	Emit(fx, gram, len);
+}
+
+static inline void
+PushCodePoint(FeatureExtractor *fx, const char *cp, int len)
+{
+	int			slot = fx->ncp % fx->opts.n;
+
+	memcpy(fx->cp[slot], cp, len);
+	fx->cplen[slot] = len;
+	fx->ncp++;
+	if (fx->ncp >= fx->opts.n)
+		EmitNgram(fx, fx->opts.n);
+}
+
+/* Length of the UTF-8 sequence led by byte c (1 for invalid bytes). */
+static inline int
+Utf8Len(unsigned char c)
+{
+	if (c < 0xC0)
+		return 1;
+	if (c < 0xE0)
+		return 2;
+	if (c < 0xF0)
+		return 3;
+	return 4;
+}
+
+/*
+ * Adds one kept token (normalized UTF-8).  gap says that something stood
+ * between it and the previous kept token; it matters to character n-grams
+ * only.  newrun says that a line or sentence break, or a symbol, stood
+ * between them; it matters to weighting runs only.
+ */
+void
+FeatureExtractorAddToken(FeatureExtractor *fx, const char *token, int len,
+						 bool gap, bool newrun)
+{
+	if (fx->runs)
+	{
+		if (newrun && fx->runlen > 0)
+		{
+			FlushPending(fx, fx->runlen);
+			fx->runlen = 0;
+		}
+		if (++fx->runlen == SIMHASH_RUN_CAP)
+			FlushPending(fx, SIMHASH_RUN_CAP);
+	}
+	if (fx->opts.kind == FEATURES_CHARS)
+	{
+		if (gap && fx->ncp > 0)
+			PushCodePoint(fx, " ", 1);
+		for (int i = 0; i < len;)
+		{
+			int			l = Utf8Len((unsigned char) token[i]);
+
+			if (i + l > len)
+				l = len - i;
+			PushCodePoint(fx, token + i, l);
+			i += l;
+		}
+	}
+	else if (fx->opts.n == 1)
+		Emit(fx, token, len);
+	else
+	{
+		StringInfo slot = &fx->ring[fx->ntokens % fx->opts.n];
+
+		resetStringInfo(slot);
+		appendBinaryStringInfo(slot, token, len);
+		fx->ntokens++;
+		if (fx->ntokens >= fx->opts.n)
+			EmitShingle(fx, fx->opts.n);
+	}
+}
+
+/* Emits the single feature of a document shorter than n. */
+static void
+FinishShort(FeatureExtractor *fx)
+{
+	if (fx->opts.kind == FEATURES_CHARS)
+	{
+		if (fx->ncp > 0 && fx->ncp < fx->opts.n)
+			EmitNgram(fx, (int) fx->ncp);
+	}
+	else if (fx->opts.n > 1 && fx->ntokens > 0 && fx->ntokens < fx->opts.n)
+		EmitShingle(fx, (int) fx->ntokens);
+	fx->ncp = fx->ntokens = 0;
+	if (fx->runs)
+	{
+		FlushPending(fx, Max(fx->runlen, 1));
+		fx->runlen = 0;
+	}
+}
+
+static int
+CompareStatFirst(const void *a, const void *b)
+{
+	const FeatureStat *x = (const FeatureStat *) a;
+	const FeatureStat *y = (const FeatureStat *) b;
+
+	return x->first < y->first ? -1 : (x->first > y->first ? 1 : 0);
+}
+
+/* The distinct features, in no particular order. */
+static FeatureStat *
+CollectStats(FeatureExtractor *fx, int64 *nstats)
+{
+	FeatureStat *stats = palloc(sizeof(FeatureStat) * Max(fx->table->members, 1));
+	featuretab_iterator it;
+	FeatureEntry *e;
+	int64		n = 0;
+
+	featuretab_start_iterate(fx->table, &it);
+	while ((e = featuretab_iterate(fx->table, &it)) != NULL)
+		stats[n++] = e->stat;
+	*nstats = n;
+	return stats;
+}
+
+/*
+ * Sets *result to the fingerprint of the document whose tokens were added.
+ * Returns false when it had no feature.
+ */
+bool
+FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
+{
+	FeatureStat *stats;
+	int64		n;
+	bool		ok;
+
+	FinishShort(fx);
+	if (!fx->counting)
+	{
+		LaneCounterFlush(&fx->lanes);
+		LaneCounterFlush(&fx->capped);
+		WideLaneCounterFlush(&fx->weighted);
+		for (int bit = 0; bit < SIMHASH_BITS; bit++)
+			fx->lanes.ones[bit] += SIMHASH_RUN_CAP * fx->capped.ones[bit] +
+				fx->weighted.ones[bit];
+		fx->lanes.total += SIMHASH_RUN_CAP * fx->capped.total + fx->weighted.total;
+		return LaneCounterResult(&fx->lanes, result);
+	}
+
+	stats = CollectStats(fx, &n);
+	if (fx->opts.weighting == WEIGHTING_LOG)
+	{
+		HashWeight *pairs = palloc(sizeof(HashWeight) * Max(n, 1));
+
+		for (int64 i = 0; i < n; i++)
+		{
+			pairs[i].hash = stats[i].hash;
+			pairs[i].weight = FeatureWeight(fx->opts.weighting, &stats[i]);
+		}
+		ok = FingerprintWeightedPairs(pairs, n, result);
+		pfree(pairs);
+	}
+	else
+	{
+		/* integer weights: exact, so the order does not matter */
+		LaneCounter lanes;
+
+		LaneCounterInit(&lanes);
+		for (int64 i = 0; i < n; i++)
+		{
+			LaneCounterAddWeighted(&lanes, stats[i].hash,
+								   (int64) FeatureWeight(fx->opts.weighting, &stats[i]));
+		}
+		ok = LaneCounterResult(&lanes, result);
+	}
+	pfree(stats);
+	return ok;
+}
+
+/*
+ * The distinct features of the document, in order of first occurrence;
+ * needs an extractor created with introspect.
+ */
+FeatureStat *
+FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats)
+{
+	FeatureStat *stats;
+
+	Assert(fx->introspect);
+	FinishShort(fx);
+	stats = CollectStats(fx, nstats);
+	qsort(stats, *nstats, sizeof(FeatureStat), CompareStatFirst);
+	return stats;
+}
+
