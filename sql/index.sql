@@ -171,6 +171,17 @@ INSERT INTO many SELECT pseudo_fp(g) FROM generate_series(1, 100000) g;
 CREATE INDEX ON many USING simhash (fp);
 ANALYZE many;
 EXPLAIN (COSTS OFF) SELECT * FROM many WHERE fp <@ simhash_ball('0123456789abcdef', 3);
+-- A build that outgrows maintenance_work_mem loads what fits and inserts
+-- the rest, with a notice.
+SET maintenance_work_mem = '1MB';
+CREATE INDEX many_small_mem ON many USING simhash (fp);
+RESET maintenance_work_mem;
+SELECT simhash_index_check('many_small_mem');
+SET enable_seqscan = off;
+SELECT count(*) FROM many WHERE fp <@ simhash_ball(pseudo_fp(99999), 0);
+SELECT count(*) FROM many WHERE fp <@ simhash_ball(pseudo_fp(99999), 64);
+RESET enable_seqscan;
+DROP INDEX many_small_mem;
 EXPLAIN (COSTS OFF) SELECT * FROM many ORDER BY fp <-> '0123456789abcdef' LIMIT 10;
 CREATE TABLE few (fp simhash);
 INSERT INTO few SELECT pseudo_fp(g) FROM generate_series(1, 1000) g;

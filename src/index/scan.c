@@ -581,7 +581,11 @@ NextBatch(IndexScanDesc scan)
 	}
 	else
 	{
-		double		n = Max(1.0, scan->indexRelation->rd_rel->reltuples);
+		/* Rows indexed: reltuples, or at least half-full pages' worth. */
+		double		perTable = (double) (RelationGetNumberOfBlocks(scan->indexRelation) - 1) /
+			so->layout.ntables;
+		double		n = Max(Max(1.0, scan->indexRelation->rd_rel->reltuples),
+							perTable * SH_PAGE_CAPACITY / 2);
 		int			radius = so->done_radius + 1;
 
 		/*
