@@ -105,6 +105,17 @@ SELECT id, fp <-> pseudo_fp(11) AS d FROM docs
  WHERE fp <@ simhash_ball(pseudo_fp(11), 6)
  ORDER BY fp <-> pseudo_fp(11), id LIMIT 8;
 
+-- Index-only scans return the stored fingerprint; a query needing no
+-- column at all may also be answered by an index-only scan.
+VACUUM docs;
+EXPLAIN (COSTS OFF) SELECT fp FROM docs WHERE fp <@ simhash_ball(pseudo_fp(11), 6);
+SELECT count(*), min(fp <-> pseudo_fp(11)), max(fp <-> pseudo_fp(11)),
+       bool_and(hamming_distance(fp, pseudo_fp(11)) <= 6)
+  FROM docs WHERE fp <@ simhash_ball(pseudo_fp(11), 6);
+SELECT array_agg(fp <-> pseudo_fp(11)) FROM (SELECT fp FROM docs ORDER BY fp <-> pseudo_fp(11) LIMIT 6) s;
+SELECT count(*) FROM (SELECT 1 FROM docs ORDER BY fp <-> NULL LIMIT 5) s;
+SELECT count(*) FROM (SELECT 1 FROM docs ORDER BY fp <-> NULL) s;
+
 -- Inserts, updates, deletes and VACUUM keep the index exact.
 INSERT INTO docs SELECT 10000 + g, g % 10, flip_bits(pseudo_fp(g % 30), g * 3, 1 + g % 4)
   FROM generate_series(1, 3000) g;

@@ -129,7 +129,7 @@ simhash_am_handler(PG_FUNCTION_ARGS)
 	amroutine->aminsert = shinsert;
 	amroutine->ambulkdelete = shbulkdelete;
 	amroutine->amvacuumcleanup = shvacuumcleanup;
-	amroutine->amcanreturn = NULL;
+	amroutine->amcanreturn = shcanreturn;
 	amroutine->amcostestimate = shcostestimate;
 	amroutine->amoptions = shoptions;
 	amroutine->amproperty = NULL;

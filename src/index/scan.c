@@ -76,6 +76,8 @@ typedef struct ShScanOpaqueData
 	int			done_radius;	/* k-NN: all rows within it returned */
 	bool		exhausted;		/* nothing left after res */
 
+	IndexTuple	itup;			/* returned in index-only scans */
+
 	/* where the current search sends its matches */
 	TIDBitmap  *tbm;
 	int64		ntids;
@@ -449,6 +451,13 @@ shbeginscan(Relation r, int nkeys, int norderbys)
 	so->qcenter = palloc(sizeof(uint64) * Max(nkeys, 1));
 	so->qradius = palloc(sizeof(int) * Max(nkeys, 1));
 	so->ocenter = palloc(sizeof(uint64) * Max(norderbys, 1));
+	{
+		/* A tuple to return fingerprints in, overwritten for each row. */
+		Datum		value = SimhashGetDatum(0);
+		bool		isnull = false;
+
+		so->itup = index_form_tuple(RelationGetDescr(r), &value, &isnull);
+	}
 	if (norderbys > 0)
 	{
 		/* The access method provides the ORDER BY value arrays. */
@@ -635,6 +644,15 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 
 	scan->xs_heaptid = so->res[so->pos].tid;
 	scan->xs_recheck = !IsMVCCSnapshot(scan->xs_snapshot);
+	if (scan->xs_want_itup)
+	{
+		/* Index-only scan: hand back the stored fingerprint. */
+		memcpy((char *) so->itup + IndexInfoFindDataOffset(so->itup->t_info),
+			   &so->res[so->pos].fp, sizeof(uint64));
+		so->itup->t_tid = so->res[so->pos].tid;
+		scan->xs_itup = so->itup;
+		scan->xs_itupdesc = RelationGetDescr(scan->indexRelation);
+	}
 	if (scan->numberOfOrderBys > 0)
 	{
 		for (int i = 0; i < scan->numberOfOrderBys; i++)
@@ -676,6 +694,17 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	return so->ntids;
 }
 
+/*
+ * amcanreturn: every entry stores the whole fingerprint, so index-only
+ * scans can return it (and the planner may also pick an index-only scan
+ * that needs no column at all).
+ */
+bool
+shcanreturn(Relation index, int attno)
+{
+	return true;
+}
+
 void
 shendscan(IndexScanDesc scan)
 {
@@ -685,6 +714,7 @@ shendscan(IndexScanDesc scan)
 	pfree(so->qcenter);
 	pfree(so->qradius);
 	pfree(so->ocenter);
+	pfree(so->itup);
 	pfree(so);
 	scan->opaque = NULL;
 }
