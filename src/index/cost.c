@@ -32,6 +32,7 @@
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
@@ -164,6 +165,18 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		*indexStartupCost = pages * spc_random_page_cost +
 			examined * (2 * cpu_operator_cost + cpu_index_tuple_cost);
 		*indexTotalCost = *indexStartupCost + examined * cpu_index_tuple_cost;
+	}
+	/*
+	 * An index-only scan (possible for queries that need no column at all,
+	 * such as count(*)) would skip the heap for TIDs that a concurrent
+	 * VACUUM may already have freed and the visibility map marked visible:
+	 * see the handler.  Price it above a disabled sequential scan so that
+	 * it is never chosen.
+	 */
+	if (path->path.pathtype == T_IndexOnlyScan)
+	{
+		*indexStartupCost += 2 * disable_cost;
+		*indexTotalCost += 2 * disable_cost;
 	}
 	*indexSelectivity = costs.indexSelectivity;
 	*indexCorrelation = 0;

@@ -646,7 +646,12 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 	scan->xs_recheck = !IsMVCCSnapshot(scan->xs_snapshot);
 	if (scan->xs_want_itup)
 	{
-		/* Index-only scan: hand back the stored fingerprint. */
+		/*
+		 * Index-only scan.  The planner can choose one for a query that
+		 * needs no column even though amcanreturn is NULL; cost.c prices
+		 * such paths out (see the handler), but if one runs anyway, hand
+		 * back the stored fingerprint rather than fail.
+		 */
 		memcpy((char *) so->itup + IndexInfoFindDataOffset(so->itup->t_info),
 			   &so->res[so->pos].fp, sizeof(uint64));
 		so->itup->t_tid = so->res[so->pos].tid;
@@ -692,17 +697,6 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	so->tbm = NULL;
 	so->ready = false;
 	return so->ntids;
-}
-
-/*
- * amcanreturn: every entry stores the whole fingerprint, so index-only
- * scans can return it (and the planner may also pick an index-only scan
- * that needs no column at all).
- */
-bool
-shcanreturn(Relation index, int attno)
-{
-	return true;
 }
 
 void

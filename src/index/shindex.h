@@ -223,7 +223,6 @@ extern void shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 extern bool shgettuple(IndexScanDesc scan, ScanDirection dir);
 extern int64 shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void shendscan(IndexScanDesc scan);
-extern bool shcanreturn(Relation index, int attno);
 extern void ShProbeRadii(const ShLayout *layout, int radius, int *probe);
 extern double ShCountProbes(int bits, int radius);
 
