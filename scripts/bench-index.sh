@@ -150,6 +150,7 @@ CALL timed('$ds', 'btree (bigint)', 'insert 100k ms', 'INSERT INTO ins_btree SEL
 CALL timed('$ds', 'GIN block keys', 'insert 100k ms', 'INSERT INTO ins_gin SELECT fp, fp::bigint FROM newrows');
 DROP TABLE ins_simhash, ins_btree, ins_gin, newrows;
 SQL
+    psql_ -c "SELECT * FROM results WHERE dataset = '$ds' ORDER BY metric, method"
 done
 
 if [ "${BENCH_GROWTH:-1}" = 1 ]; then

@@ -8,6 +8,7 @@
 #              assert-enabled one built from source); its packages are then not
 #              installed
 #   KEEP_WORK  set to 1 to keep the temporary directory for inspection
+#   TMPDIR     where the temporary directory goes (default /tmp)
 
 PG_MAJOR=${PG_MAJOR:-15}
 CUSTOM_PG=${PG_CONFIG:+1}
@@ -60,7 +61,7 @@ as_user() {
 # Creates $WORK, a private temporary directory removed on exit (with any
 # cluster in it), and copies the source tree to $WORK/src.
 make_workdir() {
-    WORK=$(mktemp -d /tmp/simhash.XXXXXX)
+    WORK=$(mktemp -d "${TMPDIR:-/tmp}/simhash.XXXXXX")
     chmod 755 "$WORK"
     trap cleanup EXIT
     mkdir "$WORK/src"

@@ -32,6 +32,7 @@
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
@@ -143,14 +144,39 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 			examined * cpu_operator_cost +
 			costs.numIndexTuples * cpu_index_tuple_cost;
 	}
-	else
+	else if (path->indexorderbys != NIL)
 	{
-		/* k-NN (or no qual at all): first steps, then a whole table. */
+		/* k-NN: the first steps, then a whole table. */
 		pages = perTable;
 		examined = ntuples;
 		*indexStartupCost = Min(layout.ntables, perTable) * spc_random_page_cost;
 		*indexTotalCost = *indexStartupCost + pages * spc_random_page_cost +
 			examined * (cpu_operator_cost + cpu_index_tuple_cost);
+	}
+	else
+	{
+		/*
+		 * No qual and no order (an index-only scan wanting no column, say
+		 * count(*)): the whole of table 0 is read and every row copied to
+		 * memory before the first is returned.
+		 */
+		pages = perTable;
+		examined = ntuples;
+		*indexStartupCost = pages * spc_random_page_cost +
+			examined * (2 * cpu_operator_cost + cpu_index_tuple_cost);
+		*indexTotalCost = *indexStartupCost + examined * cpu_index_tuple_cost;
+	}
+	/*
+	 * An index-only scan (possible for queries that need no column at all,
+	 * such as count(*)) would skip the heap for TIDs that a concurrent
+	 * VACUUM may already have freed and the visibility map marked visible:
+	 * see the handler.  Price it above a disabled sequential scan so that
+	 * it is never chosen.
+	 */
+	if (path->path.pathtype == T_IndexOnlyScan)
+	{
+		*indexStartupCost += 2 * disable_cost;
+		*indexTotalCost += 2 * disable_cost;
 	}
 	*indexSelectivity = costs.indexSelectivity;
 	*indexCorrelation = 0;

@@ -129,6 +129,13 @@ simhash_am_handler(PG_FUNCTION_ARGS)
 	amroutine->aminsert = shinsert;
 	amroutine->ambulkdelete = shbulkdelete;
 	amroutine->amvacuumcleanup = shvacuumcleanup;
+	/*
+	 * No index-only scans, although entries hold the whole fingerprint: the
+	 * executor would trust the visibility map for TIDs we collected before
+	 * a concurrent VACUUM removed them, and the pin interlock that prevents
+	 * that (VACUUM waiting for a cleanup lock) cannot work on a standby,
+	 * where generic WAL replay takes no cleanup locks.  See cost.c.
+	 */
 	amroutine->amcanreturn = NULL;
 	amroutine->amcostestimate = shcostestimate;
 	amroutine->amoptions = shoptions;

@@ -76,6 +76,8 @@ typedef struct ShScanOpaqueData
 	int			done_radius;	/* k-NN: all rows within it returned */
 	bool		exhausted;		/* nothing left after res */
 
+	IndexTuple	itup;			/* returned in index-only scans */
+
 	/* where the current search sends its matches */
 	TIDBitmap  *tbm;
 	int64		ntids;
@@ -449,6 +451,13 @@ shbeginscan(Relation r, int nkeys, int norderbys)
 	so->qcenter = palloc(sizeof(uint64) * Max(nkeys, 1));
 	so->qradius = palloc(sizeof(int) * Max(nkeys, 1));
 	so->ocenter = palloc(sizeof(uint64) * Max(norderbys, 1));
+	{
+		/* A tuple to return fingerprints in, overwritten for each row. */
+		Datum		value = SimhashGetDatum(0);
+		bool		isnull = false;
+
+		so->itup = index_form_tuple(RelationGetDescr(r), &value, &isnull);
+	}
 	if (norderbys > 0)
 	{
 		/* The access method provides the ORDER BY value arrays. */
@@ -581,7 +590,11 @@ NextBatch(IndexScanDesc scan)
 	}
 	else
 	{
-		double		n = Max(1.0, scan->indexRelation->rd_rel->reltuples);
+		/* Rows indexed: reltuples, or at least half-full pages' worth. */
+		double		perTable = (double) (RelationGetNumberOfBlocks(scan->indexRelation) - 1) /
+			so->layout.ntables;
+		double		n = Max(Max(1.0, scan->indexRelation->rd_rel->reltuples),
+							perTable * SH_PAGE_CAPACITY / 2);
 		int			radius = so->done_radius + 1;
 
 		/*
@@ -631,6 +644,20 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 
 	scan->xs_heaptid = so->res[so->pos].tid;
 	scan->xs_recheck = !IsMVCCSnapshot(scan->xs_snapshot);
+	if (scan->xs_want_itup)
+	{
+		/*
+		 * Index-only scan.  The planner can choose one for a query that
+		 * needs no column even though amcanreturn is NULL; cost.c prices
+		 * such paths out (see the handler), but if one runs anyway, hand
+		 * back the stored fingerprint rather than fail.
+		 */
+		memcpy((char *) so->itup + IndexInfoFindDataOffset(so->itup->t_info),
+			   &so->res[so->pos].fp, sizeof(uint64));
+		so->itup->t_tid = so->res[so->pos].tid;
+		scan->xs_itup = so->itup;
+		scan->xs_itupdesc = RelationGetDescr(scan->indexRelation);
+	}
 	if (scan->numberOfOrderBys > 0)
 	{
 		for (int i = 0; i < scan->numberOfOrderBys; i++)
@@ -681,6 +708,7 @@ shendscan(IndexScanDesc scan)
 	pfree(so->qcenter);
 	pfree(so->qradius);
 	pfree(so->ocenter);
+	pfree(so->itup);
 	pfree(so);
 	scan->opaque = NULL;
 }

@@ -64,7 +64,7 @@ sub check_phase
 		EXPLAIN (COSTS OFF) SELECT (SELECT array_agg(d) FROM (SELECT fp <-> kq.c AS d FROM $t
 		  ORDER BY fp <-> kq.c LIMIT kq.k) s) FROM kq;
 	});
-	like($plans, qr/Index Scan using ${t}_fp.*Bitmap Index Scan on ${t}_fp.*Index Scan using ${t}_fp/s,
+	like($plans, qr/Index Scan using ${t}_fp.*Bitmap Index Scan on ${t}_fp.*Index (Only )?Scan using ${t}_fp/s,
 		"$t $phase: the queries use the index (index scan, bitmap scan, k-NN)");
 
 	my $diff = $node->safe_psql('postgres', qq{

@@ -44,7 +44,7 @@ my $page_header = 24;
 poke($file{docs_meta}, $page_header, pack('L', 0xdeadbeef));
 # Block 1 is a bucket of block table 0 covering low prefixes; give its first
 # entry a fingerprint whose prefix is the highest.
-poke($file{docs_entry}, 8192 + $page_header, pack('Q', 0xffffffffffffffff));
+poke($file{docs_entry}, 8192 + $page_header, pack('Q', ~0));
 poke($file{docs_zero}, 8192 * 2, "\0" x 8192);
 $node->start;
 
