@@ -14,12 +14,7 @@ set -euo pipefail
 require_root "$@"
 ARTICLES=${1:-300}
 install_deps
-for p in debian-handbook debian-edu-doc-zh-cn python3; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || {
-        say "installing $p"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
-    }
-done
+install_packages debian-handbook debian-edu-doc-zh-cn python3
 make_workdir
 build_install
 start_cluster

@@ -11,12 +11,7 @@ set -euo pipefail
 require_root "$@"
 RUNS=${1:-7}
 install_deps
-for p in debian-handbook python3; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || {
-        say "installing $p"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
-    }
-done
+install_packages debian-handbook python3
 make_workdir
 build_install
 start_cluster "-c shared_buffers=512MB -c jit=off -c max_parallel_workers_per_gather=0"

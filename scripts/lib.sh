@@ -29,15 +29,10 @@ require_root() {
     fi
 }
 
-# Installs the build and test dependencies that are missing.
-install_deps() {
-    local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
-    [ -n "$CUSTOM_PG" ] && server="postgresql-common"
-    local pkgs="$server libxxhash-dev
-                libicu-dev libipc-run-perl make gcc pkg-config perl ca-certificates
-                procps iproute2"
+# Installs those of the named Debian packages that are missing.
+install_packages() {
     local missing=()
-    for p in $pkgs; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
             || missing+=("$p")
     done
@@ -47,6 +42,14 @@ install_deps() {
         apt-get update -qq
         apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     fi
+}
+
+# Installs the build and test dependencies that are missing.
+install_deps() {
+    local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
+    [ -n "$CUSTOM_PG" ] && server="postgresql-common"
+    install_packages $server libxxhash-dev libicu-dev libipc-run-perl make gcc pkg-config \
+                     perl ca-certificates
     id "$RUN_USER" >/dev/null 2>&1 || die "user $RUN_USER is missing (it comes with postgresql-common)"
     PG_BIN=$("$PG_CONFIG" --bindir)
 }

@@ -44,13 +44,27 @@ CREATE FUNCTION simhash_ball_contains(simhash_ball, simhash) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION simhash_ball_contains(simhash_ball, simhash) IS 'true when hamming_distance(center, fingerprint) <= radius';
 
+-- Estimators of the radius operators.  Restriction: the binomial tail for
+-- random fingerprints, raised to what the column's statistics sample shows
+-- (src/index/cost.c).  Join: the binomial fraction of the radius
+-- (src/planner.c).  They read nothing but the clause and the statistics;
+-- STABLE as core's estimators are.
+CREATE FUNCTION simhash_within_sel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_within_sel(internal, oid, internal, integer) IS 'restriction selectivity of the radius operator <@';
+CREATE FUNCTION simhash_within_joinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_within_joinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of <@ and @> on simhash_ball: the binomial fraction of the radius';
+
 CREATE OPERATOR <@ (
 	LEFTARG = simhash, RIGHTARG = simhash_ball, FUNCTION = simhash_within,
-	COMMUTATOR = @>
+	COMMUTATOR = @>,
+	RESTRICT = simhash_within_sel, JOIN = simhash_within_joinsel
 );
 CREATE OPERATOR @> (
 	LEFTARG = simhash_ball, RIGHTARG = simhash, FUNCTION = simhash_ball_contains,
-	COMMUTATOR = <@
+	COMMUTATOR = <@,
+	RESTRICT = simhash_within_sel, JOIN = simhash_within_joinsel
 );
 COMMENT ON OPERATOR <@ (simhash, simhash_ball) IS 'fingerprint within the ball: hamming_distance(fp, center) <= radius';
 COMMENT ON OPERATOR @> (simhash_ball, simhash) IS 'ball contains the fingerprint: hamming_distance(center, fp) <= radius';

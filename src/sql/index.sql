@@ -8,14 +8,6 @@ COMMENT ON FUNCTION simhash_am_handler(internal) IS 'handler of the simhash inde
 CREATE ACCESS METHOD simhash TYPE INDEX HANDLER simhash_am_handler;
 COMMENT ON ACCESS METHOD simhash IS 'block-table index for exact Hamming-distance search: fp <@ simhash_ball(q, r), fp = q, ORDER BY fp <-> q';
 
--- Selectivity of fp <@ ball: the binomial tail for random fingerprints,
--- raised to what the column's statistics sample shows (see cost.c).
-CREATE FUNCTION simhash_within_sel(internal, oid, internal, integer) RETURNS double precision
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash_within_sel(internal, oid, internal, integer) IS 'restriction selectivity of the radius operator <@';
-ALTER OPERATOR <@ (simhash, simhash_ball) SET (RESTRICT = simhash_within_sel);
-ALTER OPERATOR @> (simhash_ball, simhash) SET (RESTRICT = simhash_within_sel);
-
 CREATE OPERATOR CLASS simhash_hamming_ops
 	DEFAULT FOR TYPE simhash USING simhash AS
 	OPERATOR 1 <@ (simhash, simhash_ball),

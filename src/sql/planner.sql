@@ -51,13 +51,3 @@ ALTER FUNCTION simhash_distance_ge_int2(simhash_distance, smallint) SUPPORT simh
 ALTER FUNCTION int2_ge_simhash_distance(smallint, simhash_distance) SUPPORT simhash_distance_support;
 ALTER FUNCTION simhash_distance_ge_int8(simhash_distance, bigint) SUPPORT simhash_distance_support;
 ALTER FUNCTION int8_ge_simhash_distance(bigint, simhash_distance) SUPPORT simhash_distance_support;
-
--- The join estimator of the radius operators (their restriction estimator
--- comes with the index).  It reads nothing but the clause; STABLE as core's
--- estimators are.
-CREATE FUNCTION simhash_within_joinsel(internal, oid, internal, smallint, internal) RETURNS double precision
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash_within_joinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of <@ and @> on simhash_ball: the binomial fraction of the radius';
-
-ALTER OPERATOR <@ (simhash, simhash_ball) SET (JOIN = simhash_within_joinsel);
-ALTER OPERATOR @> (simhash_ball, simhash) SET (JOIN = simhash_within_joinsel);
