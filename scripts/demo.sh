@@ -78,7 +78,7 @@ SELECT :build_ms AS index_build_ms, :'index_size' AS index_size,
        (SELECT count(*) FROM docs WHERE fp <-> :'probe' <= 3) AS near_first_document;
 
 \echo
-\echo '--- near-duplicates: every pair within Hamming distance 3 '
+\echo '--- near-duplicates: every pair within Hamming distance 3'
 SELECT clock_timestamp() AS t0 \gset
 CREATE TEMP TABLE near AS
 SELECT a.id AS a, b.id AS b, a.fp <-> b.fp AS distance
