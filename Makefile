@@ -69,7 +69,9 @@ src/*.o: src/*.h
 src/index/*.o: src/*.h src/index/*.h
 
 # The parts of installcheck, each on its own (scripts/test.sh runs them).
-.PHONY: installcheck-regress installcheck-isolation installcheck-tap
+.PHONY: installcheck-regress installcheck-isolation installcheck-tap print-test-count
+print-test-count:
+	@echo $(words $(REGRESS) $(ISOLATION))
 installcheck-regress: submake $(REGRESS_PREP)
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)
 installcheck-isolation: submake $(REGRESS_PREP)

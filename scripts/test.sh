@@ -37,7 +37,7 @@ fi
 # One closing line over all runners: a test is a regression test, an
 # isolation spec or a TAP file; one that did not report "ok" (crashed,
 # aborted, never ran) failed.
-regress_total=$(sed -n 's/^\(REGRESS\|ISOLATION\) *= *//p' "$WORK/src/Makefile" | wc -w)
+regress_total=$(make -s -C "$WORK/src" print-test-count)
 regress_passed=$(cat "$WORK/regress.out" "$WORK/isolation.out" | grep -Ec '^(ok|test) .* ok( |$)' || true)
 tap_total=$(ls "$WORK"/src/test/t/*.pl | wc -l)
 tap_passed=$(grep -Ec '\.\. ok$' "$WORK/tap.out" || true)
