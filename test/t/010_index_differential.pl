@@ -9,6 +9,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::Bin;
+use SimhashTest;
 
 my $queries_per_phase = 13000;
 my $knn_per_phase = 500;
@@ -17,17 +20,7 @@ my $node = PostgreSQL::Test::Cluster->new('differential');
 $node->init;
 $node->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\n");
 $node->start;
-$node->safe_psql('postgres', q{
-	CREATE EXTENSION simhash;
-	SELECT setseed(0.4);
-	CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN ((floor(random() * 4294967296)::bigint << 32)
-		        | floor(random() * 4294967296)::bigint)::simhash;
-	-- Flip up to n random bits (positions may repeat).
-	CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
-		          FROM generate_series(1, n));
-});
+$node->safe_psql('postgres', $SIMHASH_TEST_SQL);
 
 my $total_radius = 0;
 my $total_knn = 0;

@@ -9,23 +9,15 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use IPC::Run;
 use Test::More;
+use FindBin;
+use lib $FindBin::Bin;
+use SimhashTest;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
 $primary->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\n");
 $primary->start;
-$primary->safe_psql('postgres', q{
-	CREATE EXTENSION simhash;
-	CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN ((floor(random() * 4294967296)::bigint << 32)
-		        | floor(random() * 4294967296)::bigint)::simhash;
-	CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
-		          FROM generate_series(1, n));
-	-- The truth, without any operator an index or a planner rewrite could touch.
-	CREATE FUNCTION slow_distance(a simhash, b simhash) RETURNS integer LANGUAGE sql IMMUTABLE
-		RETURN bit_count((a::bigint # b::bigint)::bit(64));
-});
+$primary->safe_psql('postgres', $SIMHASH_TEST_SQL);
 $primary->backup('backup');
 
 my $standby = PostgreSQL::Test::Cluster->new('standby');

@@ -8,21 +8,16 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::Bin;
+use SimhashTest;
 
 my $node = PostgreSQL::Test::Cluster->new('concurrency');
 $node->init;
 $node->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\nautovacuum_naptime = 1\n");
 $node->start;
+$node->safe_psql('postgres', $SIMHASH_TEST_SQL);
 $node->safe_psql('postgres', q{
-	CREATE EXTENSION simhash;
-	CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN ((floor(random() * 4294967296)::bigint << 32)
-		        | floor(random() * 4294967296)::bigint)::simhash;
-	CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
-		          FROM generate_series(1, n));
-	CREATE FUNCTION slow_distance(a simhash, b simhash) RETURNS integer LANGUAGE sql IMMUTABLE
-		RETURN bit_count((a::bigint # b::bigint)::bit(64));
 	CREATE TABLE docs (id bigserial PRIMARY KEY, fp simhash);
 	-- Few distinct block values, so that buckets split and chains grow.
 	INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', g % 8) FROM generate_series(1, 2000) g;

@@ -1,0 +1,23 @@
+# SQL helpers shared by the TAP tests: random fingerprints, bit flips, and
+# the distance computed without any simhash operator (the truth that index
+# answers and planner rewrites are compared with).
+package SimhashTest;
+use strict;
+use warnings;
+use Exporter 'import';
+our @EXPORT = qw($SIMHASH_TEST_SQL);
+
+our $SIMHASH_TEST_SQL = q{
+	CREATE EXTENSION simhash;
+	CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
+		RETURN ((floor(random() * 4294967296)::bigint << 32)
+		        | floor(random() * 4294967296)::bigint)::simhash;
+	-- Flip up to n random bits (positions may repeat).
+	CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
+		RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
+		          FROM generate_series(1, n));
+	CREATE FUNCTION slow_distance(a simhash, b simhash) RETURNS integer LANGUAGE sql IMMUTABLE
+		RETURN bit_count((a::bigint # b::bigint)::bit(64));
+};
+
+1;
