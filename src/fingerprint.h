@@ -17,6 +17,10 @@
 
 #include "simhash.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /*
  * The algorithm version.  Any change to the fingerprint of any input (other
  * than by an ICU upgrade, which simhash_algorithm_version() reports
@@ -120,6 +124,113 @@ LaneCounterAddWeighted(LaneCounter *counter, uint64 hash, int64 w)
 	}
 }
 
+/*
+ * Counter of features with small integer weights (weighting runs: 1 to
+ * SIMHASH_RUN_CAP): 64 lanes of 16 bits, flushed into 64-bit counters every
+ * 65535 units of weight.  Lane word j, slot s counts bit 8 * s + j (the
+ * layout of LaneCounter's byte lanes, widened).
+ */
+typedef struct WideLaneCounter
+{
+	uint16		lanes[8][8];	/* not __m128i: palloc aligns to 8 bytes only */
+	int64		pending;		/* weight added since the last flush */
+	int64		total;			/* weight added in all */
+	int64		ones[SIMHASH_BITS];	/* flushed weight of 1 bits per position */
+} WideLaneCounter;
+
+extern void WideLaneCounterFlush(WideLaneCounter *c);
+
+/*
+ * Weighting runs for single words, counted without remembering the words
+ * of the current run: while a run is shorter than SIMHASH_RUN_CAP, its
+ * words go into byte lanes of their own (at most 63 additions, so no byte
+ * overflows); when the run ends, those lanes are multiplied by the run's
+ * length and added to the 16-bit lanes in one go.  From the capped length
+ * on, words weigh SIMHASH_RUN_CAP and are counted once each in capped
+ * (multiplied at the end).  Integer sums are exact, so this gives the same
+ * per-bit sums as counting every word with its weight one by one.
+ */
+typedef struct RunCounter
+{
+	uint64		run[8];			/* byte lanes of the current run's words */
+	int64		runlen;			/* words in the current run */
+	LaneCounter capped;			/* words of weight SIMHASH_RUN_CAP */
+	WideLaneCounter weighted;	/* words of shorter runs, with their weight */
+} RunCounter;
+
+/* Adds the count words in run, each with weight w, and clears run. */
+static inline void
+RunCounterClose(RunCounter *rc, int64 count, int64 w)
+{
+	WideLaneCounter *c = &rc->weighted;
+
+	if (count == 0)
+		return;
+	if (c->pending + count * w > 65535)
+		WideLaneCounterFlush(c);
+#if defined(__SSE2__)
+	{
+		__m128i		weight = _mm_set1_epi16((short) w);
+
+		for (int k = 0; k < 8; k++)
+		{
+			__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) rc->run[k]),
+												  _mm_setzero_si128());
+			__m128i	   *lane = (__m128i *) c->lanes[k];
+
+			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane),
+												 _mm_mullo_epi16(bytes, weight)));
+			rc->run[k] = 0;
+		}
+	}
+#else
+	for (int k = 0; k < 8; k++)
+	{
+		for (int b = 0; b < 8; b++)
+			c->lanes[k][b] += (uint16) (((rc->run[k] >> (8 * b)) & 0xff) * w);
+		rc->run[k] = 0;
+	}
+#endif
+	c->pending += count * w;
+}
+
+/*
+ * One word of hash hash; newrun says that a run break stood between it and
+ * the previous word.
+ */
+static inline void
+RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
+{
+	const uint64 spread = UINT64CONST(0x0101010101010101);
+
+	if (newrun && rc->runlen > 0)
+	{
+		if (rc->runlen < SIMHASH_RUN_CAP)
+			RunCounterClose(rc, rc->runlen, rc->runlen);
+		rc->runlen = 0;
+	}
+	if (++rc->runlen < SIMHASH_RUN_CAP)
+	{
+		for (int k = 0; k < 8; k++)
+			rc->run[k] += (hash >> k) & spread;
+	}
+	else
+	{
+		if (rc->runlen == SIMHASH_RUN_CAP)
+			RunCounterClose(rc, SIMHASH_RUN_CAP - 1, SIMHASH_RUN_CAP);
+		LaneCounterAdd(&rc->capped, hash);
+	}
+}
+
+/* Ends the last run. */
+static inline void
+RunCounterFinish(RunCounter *rc)
+{
+	if (rc->runlen > 0 && rc->runlen < SIMHASH_RUN_CAP)
+		RunCounterClose(rc, rc->runlen, rc->runlen);
+	rc->runlen = 0;
+}
+
 /* A feature hash with a real-valued weight. */
 typedef struct HashWeight
 {
@@ -154,6 +265,7 @@ extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
 												bool introspect);
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
 									 int len, bool gap, bool newrun);
+extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
 extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
 extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
 extern double FeatureWeight(Weighting weighting, const FeatureStat *stat);

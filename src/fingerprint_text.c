@@ -39,6 +39,9 @@
 
 #include "miscadmin.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
 #include <unicode/unorm2.h>
@@ -101,6 +104,8 @@ static unsigned char ascii_lower[256];
 typedef struct SegmentState
 {
 	FeatureExtractor *fx;
+	RunCounter *rc;				/* default options: words counted here
+								 * directly, without FeatureExtractorAddToken */
 	bool		numbers;
 	bool		newrun;			/* a run break since the last kept token? */
 	char	   *token;			/* a token in UTF-8 */
@@ -598,6 +603,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 			   *digit,
 			   *run4;
 	const char *lower;
+	RunCounter *rc = st->rc;
 	bool		newrun = st->newrun;
 	int32		pos = 0;
 
@@ -637,8 +643,13 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 				if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
 									 lower[k] == out[n - 3]))
 					out[n++] = lower[k];
-			FeatureExtractorAddToken(st->fx, out, n, true, newrun);
+			if (rc)
+				RunCounterAdd(rc, XXH3_64bits(out, n), newrun);
+			else
+				FeatureExtractorAddToken(st->fx, out, n, true, newrun);
 		}
+		else if (rc)
+			RunCounterAdd(rc, XXH3_64bits(lower + start, end - start), newrun);
 		else
 			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
 		newrun = false;
@@ -839,6 +850,7 @@ SegmentDocument(const char *s, size_t len, bool numbers, FeatureExtractor *fx)
 	EnsureIcu();
 	memset(&st, 0, sizeof(st));
 	st.fx = fx;
+	st.rc = FeatureExtractorRunCounter(fx);
 	st.numbers = numbers;
 	st.newrun = true;
 	st.tokencap = Min(total, CHUNK_BYTES) + 4;
