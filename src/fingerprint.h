@@ -159,46 +159,13 @@ typedef struct RunCounter
 } RunCounter;
 
 /* Adds the count words in run, each with weight w, and clears run. */
-static inline void
-RunCounterClose(RunCounter *rc, int64 count, int64 w)
-{
-	WideLaneCounter *c = &rc->weighted;
-
-	if (count == 0)
-		return;
-	if (c->pending + count * w > 65535)
-		WideLaneCounterFlush(c);
-#if defined(__SSE2__)
-	{
-		__m128i		weight = _mm_set1_epi16((short) w);
-
-		for (int k = 0; k < 8; k++)
-		{
-			__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) rc->run[k]),
-												  _mm_setzero_si128());
-			__m128i	   *lane = (__m128i *) c->lanes[k];
-
-			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane),
-												 _mm_mullo_epi16(bytes, weight)));
-			rc->run[k] = 0;
-		}
-	}
-#else
-	for (int k = 0; k < 8; k++)
-	{
-		for (int b = 0; b < 8; b++)
-			c->lanes[k][b] += (uint16) (((rc->run[k] >> (8 * b)) & 0xff) * w);
-		rc->run[k] = 0;
-	}
-#endif
-	c->pending += count * w;
-}
+extern void RunCounterClose(RunCounter *rc, int64 count, int64 w);
 
 /*
  * One word of hash hash; newrun says that a run break stood between it and
  * the previous word.
  */
-static inline void
+static pg_attribute_always_inline void
 RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
 {
 	const uint64 spread = UINT64CONST(0x0101010101010101);
@@ -211,8 +178,23 @@ RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
 	}
 	if (++rc->runlen < SIMHASH_RUN_CAP)
 	{
+#if defined(__SSE2__)
+		/* lanes k and k + 1 side by side: hash >> k, hash >> (k + 1) */
+		__m128i		h = _mm_set_epi64x((int64) (hash >> 1), (int64) hash);
+		__m128i		m = _mm_set1_epi64x((int64) spread);
+		__m128i    *run = (__m128i *) rc->run;
+
+		_mm_storeu_si128(run, _mm_add_epi64(_mm_loadu_si128(run), _mm_and_si128(h, m)));
+		_mm_storeu_si128(run + 1, _mm_add_epi64(_mm_loadu_si128(run + 1),
+												_mm_and_si128(_mm_srli_epi64(h, 2), m)));
+		_mm_storeu_si128(run + 2, _mm_add_epi64(_mm_loadu_si128(run + 2),
+												_mm_and_si128(_mm_srli_epi64(h, 4), m)));
+		_mm_storeu_si128(run + 3, _mm_add_epi64(_mm_loadu_si128(run + 3),
+												_mm_and_si128(_mm_srli_epi64(h, 6), m)));
+#else
 		for (int k = 0; k < 8; k++)
 			rc->run[k] += (hash >> k) & spread;
+#endif
 	}
 	else
 	{

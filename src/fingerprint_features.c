@@ -57,6 +57,43 @@ WideLaneCounterFlush(WideLaneCounter *c)
 	c->pending = 0;
 }
 
+/* Adds the count words in run, each with weight w, and clears run. */
+void
+RunCounterClose(RunCounter *rc, int64 count, int64 w)
+{
+	WideLaneCounter *c = &rc->weighted;
+
+	if (count == 0)
+		return;
+	if (c->pending + count * w > 65535)
+		WideLaneCounterFlush(c);
+#if defined(__SSE2__)
+	{
+		__m128i		weight = _mm_set1_epi16((short) w);
+
+		for (int k = 0; k < 8; k++)
+		{
+			__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) rc->run[k]),
+												  _mm_setzero_si128());
+			__m128i	   *lane = (__m128i *) c->lanes[k];
+
+			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane),
+												 _mm_mullo_epi16(bytes, weight)));
+			rc->run[k] = 0;
+		}
+	}
+#else
+	for (int k = 0; k < 8; k++)
+	{
+		for (int b = 0; b < 8; b++)
+			c->lanes[k][b] += (uint16) (((rc->run[k] >> (8 * b)) & 0xff) * w);
+		rc->run[k] = 0;
+	}
+#endif
+	c->pending += count * w;
+}
+
+/* Adds a feature of weight w (1 to SIMHASH_RUN_CAP). */
 static inline void
 WideLaneCounterAdd(WideLaneCounter *c, uint64 hash, int64 w)
 {

@@ -428,8 +428,22 @@ enum
 	MASK_AHLETTER,				/* A-Z, a-z, '@' */
 	MASK_MIDLETTER,				/* '.', '\'' */
 	MASK_MIDNUM,				/* '.', '\'', ',', ';' */
+	MASK_BREAK,					/* ends a run (AF_BREAK) */
 	MASK_KINDS
 };
+
+/*
+ * XXH3_64bits(p, len), with the branch it takes for words of up to 16
+ * bytes inlined: XXH3_64bits hashes those with XXH3_len_0to16_64b, the
+ * default secret and seed 0, exactly as here.
+ */
+static pg_attribute_always_inline uint64
+HashWord(const char *p, int32 len)
+{
+	if (likely(len <= 16))
+		return XXH3_len_0to16_64b((const xxh_u8 *) p, (size_t) len, XXH3_kSecret, 0);
+	return XXH3_64bits(p, len);
+}
 
 /* First position >= pos (and < limit) whose bit is set, or limit. */
 static inline int32
@@ -469,7 +483,17 @@ NextClear(const uint64 *m, int32 pos, int32 limit)
 static inline bool
 AnySet(const uint64 *m, int32 from, int32 to)
 {
-	return from < to && NextSet(m, from, to) < to;
+	if (from >= to)
+		return false;
+	if ((from >> 6) == ((to - 1) >> 6))
+	{
+		/* one word, as for nearly all words of text */
+		uint64		range = (~UINT64CONST(0) << (from & 63)) &
+			(~UINT64CONST(0) >> (63 - ((to - 1) & 63)));
+
+		return (m[from >> 6] & range) != 0;
+	}
+	return NextSet(m, from, to) < to;
 }
 
 static inline __m128i
@@ -493,7 +517,8 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 			   *run4,
 			   *ahletter,
 			   *midletter,
-			   *midnum;
+			   *midnum,
+			   *brk;
 	char	   *lower;
 
 	Reserve((void **) &st->lower, &st->lowercap, len + 64, 1);
@@ -506,6 +531,7 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 	ahletter = st->masks + MASK_AHLETTER * nwords;
 	midletter = st->masks + MASK_MIDLETTER * nwords;
 	midnum = st->masks + MASK_MIDNUM * nwords;
+	brk = st->masks + MASK_BREAK * nwords;
 	memset(st->lower, 0, 16);
 	lower = st->lower + 16;
 
@@ -557,6 +583,24 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 		midletter[i >> 6] |= bits << (i & 63);
 		bits = (uint64) (uint16) _mm_movemask_epi8(ismidnum);
 		midnum[i >> 6] |= bits << (i & 63);
+
+		/*
+		 * Run breaks: look up the few bytes that are neither letter, digit
+		 * nor space.
+		 */
+		bits = (uint64) (uint16) ~_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(isalpha, isdigit),
+						 _mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
+		if (len - i < 16)
+			bits &= (UINT64CONST(1) << (len - i)) - 1;
+		while (bits)
+		{
+			int			b = __builtin_ctzll(bits);
+
+			if (ascii_flags[(unsigned char) s[i + b]] & AF_BREAK)
+				brk[(i + b) >> 6] |= UINT64CONST(1) << ((i + b) & 63);
+			bits &= bits - 1;
+		}
 	}
 
 	/*
@@ -596,12 +640,12 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 static void
 SegmentAscii(SegmentState *st, const char *s, int32 len)
 {
-	const unsigned char *u = (const unsigned char *) s;
 	int32		nwords = (len + 63) / 64 + 1;
 	const uint64 *word,
 			   *alpha,
 			   *digit,
-			   *run4;
+			   *run4,
+			   *brk;
 	const char *lower;
 	RunCounter *rc = st->rc;
 	bool		newrun = st->newrun;
@@ -612,6 +656,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 	alpha = st->masks + MASK_ALPHA * nwords;
 	digit = st->masks + MASK_DIGIT * nwords;
 	run4 = st->masks + MASK_RUN4 * nwords;
+	brk = st->masks + MASK_BREAK * nwords;
 	lower = st->lower + 16;
 
 	while (pos < len)
@@ -620,8 +665,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 		int32		end;
 		bool		keep;
 
-		for (; pos < start; pos++)
-			newrun |= (ascii_flags[u[pos]] & AF_BREAK) != 0;
+		newrun |= AnySet(brk, pos, start);
 		if (start >= len)
 			break;
 		end = NextClear(word, start, len);	/* joins are word bytes */
@@ -629,8 +673,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 		keep = AnySet(alpha, start, end) || (st->numbers && AnySet(digit, start, end));
 		if (!keep)
 		{
-			for (int32 k = start; k < end; k++)
-				newrun |= (ascii_flags[u[k]] & AF_BREAK) != 0;
+			newrun |= AnySet(brk, start, end);
 			continue;
 		}
 		if (AnySet(run4, start + MAX_RUN, end))
@@ -644,12 +687,12 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 									 lower[k] == out[n - 3]))
 					out[n++] = lower[k];
 			if (rc)
-				RunCounterAdd(rc, XXH3_64bits(out, n), newrun);
+				RunCounterAdd(rc, HashWord(out, n), newrun);
 			else
 				FeatureExtractorAddToken(st->fx, out, n, true, newrun);
 		}
 		else if (rc)
-			RunCounterAdd(rc, XXH3_64bits(lower + start, end - start), newrun);
+			RunCounterAdd(rc, HashWord(lower + start, end - start), newrun);
 		else
 			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
 		newrun = false;
