@@ -44,6 +44,7 @@
 
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <unicode/unorm2.h>
 #include <unicode/ustring.h>
 #include <unicode/utf8.h>
@@ -793,6 +794,46 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 	ubrk_setText(word_iter, NULL, 0, &status);
 }
 
+/*
+ * Is c punctuation that is a word of its own wherever it stands, as long as
+ * what follows it is not an Extend, Format or ZWJ character, and that
+ * normalization leaves alone?  Such a character (curly quotes, dashes and
+ * the ellipsis of English text) needs no ICU: UAX #29 breaks before and
+ * after a character of Word_Break Other (WB999; WB3c joins only
+ * Extended_Pictographic, excluded, after a ZWJ); ICU's rules treat complex
+ * context (Thai, Tai Tham ...) specially, so only the Common script
+ * outside Line_Break Complex_Context qualifies; NFKC_Casefold maps it to
+ * itself and does not compose it with what precedes it, and being neither
+ * letter nor digit it is never kept.  All it can do is end a run.
+ */
+static bool
+IsolatedPunct(UChar32 c)
+{
+	static UChar32 last_c = -1;
+	static bool last_result;
+	UErrorCode	status = U_ZERO_ERROR;
+
+	if (c == last_c)
+		return last_result;
+	last_result = c >= 0x80 &&
+		(U_GET_GC_MASK(c) & U_GC_P_MASK) != 0 &&
+		u_getIntPropertyValue(c, UCHAR_WORD_BREAK) == U_WB_OTHER &&
+		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
+		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) != U_LB_COMPLEX_CONTEXT &&
+		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
+		!u_isalpha(c) && !u_isdigit(c) &&
+		unorm2_hasBoundaryBefore(nfkc_cf, c);
+	if (last_result)
+	{
+		UChar		mapping[8];
+
+		status = U_ZERO_ERROR;
+		last_result = unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
+	}
+	last_c = c;
+	return last_result;
+}
+
 /* Position of the first non-ASCII byte of s[from..to), or to. */
 static inline int32
 NextNonAscii(const char *s, int32 from, int32 to)
@@ -856,6 +897,29 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 			Reserve((void **) &st->token, &st->tokencap, end - p + 4, 1);
 			SegmentAscii(st, s + p, end - p);
 			return;
+		}
+		/*
+		 * Punctuation that is a word of its own, followed by ASCII or the
+		 * end of the span (a safe cut): ASCII up to it, and it can only end
+		 * a run.  Tokens never span it, so the ASCII on either side may be
+		 * segmented apart.
+		 */
+		{
+			int32		r = q;
+			UChar32		c;
+
+			U8_NEXT((const uint8_t *) s, r, end, c);
+			if ((r == end || (unsigned char) s[r] < 0x80) && IsolatedPunct(c))
+			{
+				if (q > p)
+				{
+					Reserve((void **) &st->token, &st->tokencap, q - p + 4, 1);
+					SegmentAscii(st, s + p, q - p);
+				}
+				st->newrun |= RunBreak(c);
+				p = r;
+				continue;
+			}
 		}
 		/* ASCII up to the last cut before the non-ASCII character */
 		for (a = q; a > p && !IsCut(s, p, a, len); a--)
