@@ -248,6 +248,7 @@ extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
 									 int len, bool gap, bool newrun);
 extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
+extern LaneCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
 extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
 extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
 extern double FeatureWeight(Weighting weighting, const FeatureStat *stat);

@@ -499,6 +499,19 @@ FeatureExtractorRunCounter(FeatureExtractor *fx)
 }
 
 /*
+ * The counter that single words of weighting tf may be added to directly
+ * (their hash, with LaneCounterAdd), or NULL when the options need more.
+ */
+LaneCounter *
+FeatureExtractorTfCounter(FeatureExtractor *fx)
+{
+	if (fx->counting || fx->opts.weighting != WEIGHTING_TF ||
+		fx->opts.kind == FEATURES_CHARS || fx->opts.n != 1)
+		return NULL;
+	return &fx->lanes;
+}
+
+/*
  * Sets *result to the fingerprint of the document whose tokens were added.
  * Returns false when it had no feature.
  */

@@ -107,6 +107,7 @@ typedef struct SegmentState
 	FeatureExtractor *fx;
 	RunCounter *rc;				/* default options: words counted here
 								 * directly, without FeatureExtractorAddToken */
+	LaneCounter *tf;			/* the same for words weighted tf */
 	bool		numbers;
 	bool		newrun;			/* a run break since the last kept token? */
 	char	   *token;			/* a token in UTF-8 */
@@ -649,6 +650,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 			   *brk;
 	const char *lower;
 	RunCounter *rc = st->rc;
+	LaneCounter *tf = st->tf;
 	bool		newrun = st->newrun;
 	int32		pos = 0;
 
@@ -689,11 +691,15 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 					out[n++] = lower[k];
 			if (rc)
 				RunCounterAdd(rc, HashWord(out, n), newrun);
+			else if (tf)
+				LaneCounterAdd(tf, HashWord(out, n));
 			else
 				FeatureExtractorAddToken(st->fx, out, n, true, newrun);
 		}
 		else if (rc)
 			RunCounterAdd(rc, HashWord(lower + start, end - start), newrun);
+		else if (tf)
+			LaneCounterAdd(tf, HashWord(lower + start, end - start));
 		else
 			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
 		newrun = false;
@@ -958,6 +964,7 @@ SegmentDocument(const char *s, size_t len, bool numbers, FeatureExtractor *fx)
 	memset(&st, 0, sizeof(st));
 	st.fx = fx;
 	st.rc = FeatureExtractorRunCounter(fx);
+	st.tf = FeatureExtractorTfCounter(fx);
 	st.numbers = numbers;
 	st.newrun = true;
 	st.tokencap = Min(total, CHUNK_BYTES) + 4;
