@@ -31,9 +31,12 @@
  *
  * ASCII fast path: stretches of ASCII between safe cuts are segmented by a
  * hand-written equivalent of ICU's rules on ASCII (lower-casing is all
- * NFKC_Casefold does to ASCII); only the pieces around non-ASCII characters
- * go through ICU.  simhash.fast_path = off sends everything through ICU; the
- * regression test fingerprint_icu compares both on many random strings.
+ * NFKC_Casefold does to ASCII); punctuation that is always a word of its own
+ * (IsolatedPunct: curly quotes, dashes) is stepped over, and only the
+ * pieces around other non-ASCII characters go through ICU.  With the
+ * default options (and words weighted tf) the fast path hashes and counts
+ * each word itself.  simhash.fast_path = off sends everything through ICU;
+ * the regression test fingerprint_icu compares both on many random strings.
  */
 #include "fingerprint.h"
 
