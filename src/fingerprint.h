@@ -17,6 +17,10 @@
 
 #include "simhash.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /*
  * The algorithm version.  Any change to the fingerprint of any input (other
  * than by an ICU upgrade, which simhash_algorithm_version() reports
@@ -120,6 +124,95 @@ LaneCounterAddWeighted(LaneCounter *counter, uint64 hash, int64 w)
 	}
 }
 
+/*
+ * Counter of features with small integer weights (weighting runs: 1 to
+ * SIMHASH_RUN_CAP): 64 lanes of 16 bits, flushed into 64-bit counters every
+ * 65535 units of weight.  Lane word j, slot s counts bit 8 * s + j (the
+ * layout of LaneCounter's byte lanes, widened).
+ */
+typedef struct WideLaneCounter
+{
+	uint16		lanes[8][8];	/* not __m128i: palloc aligns to 8 bytes only */
+	int64		pending;		/* weight added since the last flush */
+	int64		total;			/* weight added in all */
+	int64		ones[SIMHASH_BITS];	/* flushed weight of 1 bits per position */
+} WideLaneCounter;
+
+extern void WideLaneCounterFlush(WideLaneCounter *c);
+
+/*
+ * Weighting runs for single words, counted without remembering the words
+ * of the current run: while a run is shorter than SIMHASH_RUN_CAP, its
+ * words go into byte lanes of their own (at most 63 additions, so no byte
+ * overflows); when the run ends, those lanes are multiplied by the run's
+ * length and added to the 16-bit lanes in one go.  From the capped length
+ * on, words weigh SIMHASH_RUN_CAP and are counted once each in capped
+ * (multiplied at the end).  Integer sums are exact, so this gives the same
+ * per-bit sums as counting every word with its weight one by one.
+ */
+typedef struct RunCounter
+{
+	uint64		run[8];			/* byte lanes of the current run's words */
+	int64		runlen;			/* words in the current run */
+	LaneCounter capped;			/* words of weight SIMHASH_RUN_CAP */
+	WideLaneCounter weighted;	/* words of shorter runs, with their weight */
+} RunCounter;
+
+/* Adds the count words in run, each with weight w, and clears run. */
+extern void RunCounterClose(RunCounter *rc, int64 count, int64 w);
+
+/*
+ * One word of hash hash; newrun says that a run break stood between it and
+ * the previous word.
+ */
+static pg_attribute_always_inline void
+RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
+{
+	const uint64 spread = UINT64CONST(0x0101010101010101);
+
+	if (newrun && rc->runlen > 0)
+	{
+		if (rc->runlen < SIMHASH_RUN_CAP)
+			RunCounterClose(rc, rc->runlen, rc->runlen);
+		rc->runlen = 0;
+	}
+	if (++rc->runlen < SIMHASH_RUN_CAP)
+	{
+#if defined(__SSE2__)
+		/* lanes k and k + 1 side by side: hash >> k, hash >> (k + 1) */
+		__m128i		h = _mm_set_epi64x((int64) (hash >> 1), (int64) hash);
+		__m128i		m = _mm_set1_epi64x((int64) spread);
+		__m128i    *run = (__m128i *) rc->run;
+
+		_mm_storeu_si128(run, _mm_add_epi64(_mm_loadu_si128(run), _mm_and_si128(h, m)));
+		_mm_storeu_si128(run + 1, _mm_add_epi64(_mm_loadu_si128(run + 1),
+												_mm_and_si128(_mm_srli_epi64(h, 2), m)));
+		_mm_storeu_si128(run + 2, _mm_add_epi64(_mm_loadu_si128(run + 2),
+												_mm_and_si128(_mm_srli_epi64(h, 4), m)));
+		_mm_storeu_si128(run + 3, _mm_add_epi64(_mm_loadu_si128(run + 3),
+												_mm_and_si128(_mm_srli_epi64(h, 6), m)));
+#else
+		for (int k = 0; k < 8; k++)
+			rc->run[k] += (hash >> k) & spread;
+#endif
+	}
+	else
+	{
+		if (rc->runlen == SIMHASH_RUN_CAP)
+			RunCounterClose(rc, SIMHASH_RUN_CAP - 1, SIMHASH_RUN_CAP);
+		LaneCounterAdd(&rc->capped, hash);
+	}
+}
+
+/* Ends the last run. */
+static inline void
+RunCounterFinish(RunCounter *rc)
+{
+	if (rc->runlen > 0 && rc->runlen < SIMHASH_RUN_CAP)
+		RunCounterClose(rc, rc->runlen, rc->runlen);
+	rc->runlen = 0;
+}
+
 /* A feature hash with a real-valued weight. */
 typedef struct HashWeight
 {
@@ -154,6 +247,8 @@ extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
 												bool introspect);
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
 									 int len, bool gap, bool newrun);
+extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
+extern LaneCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
 extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
 extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
 extern double FeatureWeight(Weighting weighting, const FeatureStat *stat);

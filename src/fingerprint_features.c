@@ -40,26 +40,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-/*
- * Counter of features with small integer weights (weighting runs: 1 to
- * SIMHASH_RUN_CAP): 64 lanes of 16 bits, flushed into 64-bit counters every
- * 65535 units of weight.  Lane word j, slot s counts bit 8 * s + j.  With
- * SSE2 (the x86-64 baseline) a feature costs 8 vector operations of each
- * kind; elsewhere 64 scalar ones.
- */
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-typedef struct WideLaneCounter
-{
-	uint16		lanes[8][8];	/* not __m128i: palloc aligns to 8 bytes only */
-	int64		pending;		/* weight added since the last flush */
-	int64		total;			/* weight added in all */
-	int64		ones[SIMHASH_BITS];	/* flushed weight of 1 bits per position */
-} WideLaneCounter;
-
-static void
+/* Adds the 16-bit lanes into the 64-bit counters and clears them. */
+void
 WideLaneCounterFlush(WideLaneCounter *c)
 {
 	for (int j = 0; j < 8; j++)
@@ -75,6 +57,43 @@ WideLaneCounterFlush(WideLaneCounter *c)
 	c->pending = 0;
 }
 
+/* Adds the count words in run, each with weight w, and clears run. */
+void
+RunCounterClose(RunCounter *rc, int64 count, int64 w)
+{
+	WideLaneCounter *c = &rc->weighted;
+
+	if (count == 0)
+		return;
+	if (c->pending + count * w > 65535)
+		WideLaneCounterFlush(c);
+#if defined(__SSE2__)
+	{
+		__m128i		weight = _mm_set1_epi16((short) w);
+
+		for (int k = 0; k < 8; k++)
+		{
+			__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) rc->run[k]),
+												  _mm_setzero_si128());
+			__m128i	   *lane = (__m128i *) c->lanes[k];
+
+			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane),
+												 _mm_mullo_epi16(bytes, weight)));
+			rc->run[k] = 0;
+		}
+	}
+#else
+	for (int k = 0; k < 8; k++)
+	{
+		for (int b = 0; b < 8; b++)
+			c->lanes[k][b] += (uint16) (((rc->run[k] >> (8 * b)) & 0xff) * w);
+		rc->run[k] = 0;
+	}
+#endif
+	c->pending += count * w;
+}
+
+/* Adds a feature of weight w (1 to SIMHASH_RUN_CAP). */
 static inline void
 WideLaneCounterAdd(WideLaneCounter *c, uint64 hash, int64 w)
 {
@@ -142,6 +161,9 @@ struct FeatureExtractor
 	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
 								 * counted once each (multiplied at the end) */
 	WideLaneCounter weighted;	/* runs: features of other weights */
+	bool		fastruns;		/* runs of single words, no introspection:
+								 * counted by rc as they come */
+	RunCounter	rc;
 	featuretab_hash *table;		/* counting */
 	int64		seq;			/* features emitted so far */
 
@@ -208,6 +230,9 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
 	LaneCounterInit(&fx->lanes);
 	LaneCounterInit(&fx->capped);
 	memset(&fx->weighted, 0, sizeof(WideLaneCounter));
+	fx->fastruns = fx->runs && !fx->counting &&
+		opts->kind != FEATURES_CHARS && opts->n == 1;
+	memset(&fx->rc, 0, sizeof(RunCounter));
 	if (fx->counting)
 		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
@@ -373,6 +398,11 @@ void
 FeatureExtractorAddToken(FeatureExtractor *fx, const char *token, int len,
 						 bool gap, bool newrun)
 {
+	if (fx->fastruns)
+	{
+		RunCounterAdd(&fx->rc, XXH3_64bits(token, len), newrun);
+		return;
+	}
 	if (fx->runs)
 	{
 		if (newrun && fx->runlen > 0)
@@ -423,7 +453,9 @@ FinishShort(FeatureExtractor *fx)
 	else if (fx->opts.n > 1 && fx->ntokens > 0 && fx->ntokens < fx->opts.n)
 		EmitShingle(fx, (int) fx->ntokens);
 	fx->ncp = fx->ntokens = 0;
-	if (fx->runs)
+	if (fx->fastruns)
+		RunCounterFinish(&fx->rc);
+	else if (fx->runs)
 	{
 		FlushPending(fx, Max(fx->runlen, 1));
 		fx->runlen = 0;
@@ -456,6 +488,30 @@ CollectStats(FeatureExtractor *fx, int64 *nstats)
 }
 
 /*
+ * The run counter that single words may be added to directly (hash and
+ * run break, instead of FeatureExtractorAddToken), or NULL when the options
+ * need the tokens themselves.
+ */
+RunCounter *
+FeatureExtractorRunCounter(FeatureExtractor *fx)
+{
+	return fx->fastruns ? &fx->rc : NULL;
+}
+
+/*
+ * The counter that single words of weighting tf may be added to directly
+ * (their hash, with LaneCounterAdd), or NULL when the options need more.
+ */
+LaneCounter *
+FeatureExtractorTfCounter(FeatureExtractor *fx)
+{
+	if (fx->counting || fx->opts.weighting != WEIGHTING_TF ||
+		fx->opts.kind == FEATURES_CHARS || fx->opts.n != 1)
+		return NULL;
+	return &fx->lanes;
+}
+
+/*
  * Sets *result to the fingerprint of the document whose tokens were added.
  * Returns false when it had no feature.
  */
@@ -472,10 +528,15 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 		LaneCounterFlush(&fx->lanes);
 		LaneCounterFlush(&fx->capped);
 		WideLaneCounterFlush(&fx->weighted);
+		LaneCounterFlush(&fx->rc.capped);
+		WideLaneCounterFlush(&fx->rc.weighted);
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
 			fx->lanes.ones[bit] += SIMHASH_RUN_CAP * fx->capped.ones[bit] +
-				fx->weighted.ones[bit];
-		fx->lanes.total += SIMHASH_RUN_CAP * fx->capped.total + fx->weighted.total;
+				fx->weighted.ones[bit] +
+				SIMHASH_RUN_CAP * fx->rc.capped.ones[bit] +
+				fx->rc.weighted.ones[bit];
+		fx->lanes.total += SIMHASH_RUN_CAP * fx->capped.total + fx->weighted.total +
+			SIMHASH_RUN_CAP * fx->rc.capped.total + fx->rc.weighted.total;
 		return LaneCounterResult(&fx->lanes, result);
 	}
 

@@ -31,16 +31,23 @@
  *
  * ASCII fast path: stretches of ASCII between safe cuts are segmented by a
  * hand-written equivalent of ICU's rules on ASCII (lower-casing is all
- * NFKC_Casefold does to ASCII); only the pieces around non-ASCII characters
- * go through ICU.  simhash.fast_path = off sends everything through ICU; the
- * regression test fingerprint_icu compares both on many random strings.
+ * NFKC_Casefold does to ASCII); punctuation that is always a word of its own
+ * (IsolatedPunct: curly quotes, dashes) is stepped over, and only the
+ * pieces around other non-ASCII characters go through ICU.  With the
+ * default options (and words weighted tf) the fast path hashes and counts
+ * each word itself.  simhash.fast_path = off sends everything through ICU;
+ * the regression test fingerprint_icu compares both on many random strings.
  */
 #include "fingerprint.h"
 
 #include "miscadmin.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <unicode/unorm2.h>
 #include <unicode/ustring.h>
 #include <unicode/utf8.h>
@@ -101,6 +108,9 @@ static unsigned char ascii_lower[256];
 typedef struct SegmentState
 {
 	FeatureExtractor *fx;
+	RunCounter *rc;				/* default options: words counted here
+								 * directly, without FeatureExtractorAddToken */
+	LaneCounter *tf;			/* the same for words weighted tf */
 	bool		numbers;
 	bool		newrun;			/* a run break since the last kept token? */
 	char	   *token;			/* a token in UTF-8 */
@@ -423,8 +433,22 @@ enum
 	MASK_AHLETTER,				/* A-Z, a-z, '@' */
 	MASK_MIDLETTER,				/* '.', '\'' */
 	MASK_MIDNUM,				/* '.', '\'', ',', ';' */
+	MASK_BREAK,					/* ends a run (AF_BREAK) */
 	MASK_KINDS
 };
+
+/*
+ * XXH3_64bits(p, len), with the branch it takes for words of up to 16
+ * bytes inlined: XXH3_64bits hashes those with XXH3_len_0to16_64b, the
+ * default secret and seed 0, exactly as here.
+ */
+static pg_attribute_always_inline uint64
+HashWord(const char *p, int32 len)
+{
+	if (likely(len <= 16))
+		return XXH3_len_0to16_64b((const xxh_u8 *) p, (size_t) len, XXH3_kSecret, 0);
+	return XXH3_64bits(p, len);
+}
 
 /* First position >= pos (and < limit) whose bit is set, or limit. */
 static inline int32
@@ -464,7 +488,17 @@ NextClear(const uint64 *m, int32 pos, int32 limit)
 static inline bool
 AnySet(const uint64 *m, int32 from, int32 to)
 {
-	return from < to && NextSet(m, from, to) < to;
+	if (from >= to)
+		return false;
+	if ((from >> 6) == ((to - 1) >> 6))
+	{
+		/* one word, as for nearly all words of text */
+		uint64		range = (~UINT64CONST(0) << (from & 63)) &
+			(~UINT64CONST(0) >> (63 - ((to - 1) & 63)));
+
+		return (m[from >> 6] & range) != 0;
+	}
+	return NextSet(m, from, to) < to;
 }
 
 static inline __m128i
@@ -488,7 +522,8 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 			   *run4,
 			   *ahletter,
 			   *midletter,
-			   *midnum;
+			   *midnum,
+			   *brk;
 	char	   *lower;
 
 	Reserve((void **) &st->lower, &st->lowercap, len + 64, 1);
@@ -501,6 +536,7 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 	ahletter = st->masks + MASK_AHLETTER * nwords;
 	midletter = st->masks + MASK_MIDLETTER * nwords;
 	midnum = st->masks + MASK_MIDNUM * nwords;
+	brk = st->masks + MASK_BREAK * nwords;
 	memset(st->lower, 0, 16);
 	lower = st->lower + 16;
 
@@ -552,6 +588,24 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 		midletter[i >> 6] |= bits << (i & 63);
 		bits = (uint64) (uint16) _mm_movemask_epi8(ismidnum);
 		midnum[i >> 6] |= bits << (i & 63);
+
+		/*
+		 * Run breaks: look up the few bytes that are neither letter, digit
+		 * nor space.
+		 */
+		bits = (uint64) (uint16) ~_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(isalpha, isdigit),
+						 _mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
+		if (len - i < 16)
+			bits &= (UINT64CONST(1) << (len - i)) - 1;
+		while (bits)
+		{
+			int			b = __builtin_ctzll(bits);
+
+			if (ascii_flags[(unsigned char) s[i + b]] & AF_BREAK)
+				brk[(i + b) >> 6] |= UINT64CONST(1) << ((i + b) & 63);
+			bits &= bits - 1;
+		}
 	}
 
 	/*
@@ -591,13 +645,15 @@ ClassifyAscii(SegmentState *st, const char *s, int32 len)
 static void
 SegmentAscii(SegmentState *st, const char *s, int32 len)
 {
-	const unsigned char *u = (const unsigned char *) s;
 	int32		nwords = (len + 63) / 64 + 1;
 	const uint64 *word,
 			   *alpha,
 			   *digit,
-			   *run4;
+			   *run4,
+			   *brk;
 	const char *lower;
+	RunCounter *rc = st->rc;
+	LaneCounter *tf = st->tf;
 	bool		newrun = st->newrun;
 	int32		pos = 0;
 
@@ -606,6 +662,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 	alpha = st->masks + MASK_ALPHA * nwords;
 	digit = st->masks + MASK_DIGIT * nwords;
 	run4 = st->masks + MASK_RUN4 * nwords;
+	brk = st->masks + MASK_BREAK * nwords;
 	lower = st->lower + 16;
 
 	while (pos < len)
@@ -614,8 +671,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 		int32		end;
 		bool		keep;
 
-		for (; pos < start; pos++)
-			newrun |= (ascii_flags[u[pos]] & AF_BREAK) != 0;
+		newrun |= AnySet(brk, pos, start);
 		if (start >= len)
 			break;
 		end = NextClear(word, start, len);	/* joins are word bytes */
@@ -623,8 +679,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 		keep = AnySet(alpha, start, end) || (st->numbers && AnySet(digit, start, end));
 		if (!keep)
 		{
-			for (int32 k = start; k < end; k++)
-				newrun |= (ascii_flags[u[k]] & AF_BREAK) != 0;
+			newrun |= AnySet(brk, start, end);
 			continue;
 		}
 		if (AnySet(run4, start + MAX_RUN, end))
@@ -637,8 +692,17 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 				if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
 									 lower[k] == out[n - 3]))
 					out[n++] = lower[k];
-			FeatureExtractorAddToken(st->fx, out, n, true, newrun);
+			if (rc)
+				RunCounterAdd(rc, HashWord(out, n), newrun);
+			else if (tf)
+				LaneCounterAdd(tf, HashWord(out, n));
+			else
+				FeatureExtractorAddToken(st->fx, out, n, true, newrun);
 		}
+		else if (rc)
+			RunCounterAdd(rc, HashWord(lower + start, end - start), newrun);
+		else if (tf)
+			LaneCounterAdd(tf, HashWord(lower + start, end - start));
 		else
 			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
 		newrun = false;
@@ -739,6 +803,46 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 	ubrk_setText(word_iter, NULL, 0, &status);
 }
 
+/*
+ * Is c punctuation that is a word of its own wherever it stands, as long as
+ * what follows it is not an Extend, Format or ZWJ character, and that
+ * normalization leaves alone?  Such a character (curly quotes, dashes and
+ * the ellipsis of English text) needs no ICU: UAX #29 breaks before and
+ * after a character of Word_Break Other (WB999; WB3c joins only
+ * Extended_Pictographic, excluded, after a ZWJ); ICU's rules treat complex
+ * context (Thai, Tai Tham ...) specially, so only the Common script
+ * outside Line_Break Complex_Context qualifies; NFKC_Casefold maps it to
+ * itself and does not compose it with what precedes it, and being neither
+ * letter nor digit it is never kept.  All it can do is end a run.
+ */
+static bool
+IsolatedPunct(UChar32 c)
+{
+	static UChar32 last_c = -1;
+	static bool last_result;
+	UErrorCode	status = U_ZERO_ERROR;
+
+	if (c == last_c)
+		return last_result;
+	last_result = c >= 0x80 &&
+		(U_GET_GC_MASK(c) & U_GC_P_MASK) != 0 &&
+		u_getIntPropertyValue(c, UCHAR_WORD_BREAK) == U_WB_OTHER &&
+		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
+		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) != U_LB_COMPLEX_CONTEXT &&
+		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
+		!u_isalpha(c) && !u_isdigit(c) &&
+		unorm2_hasBoundaryBefore(nfkc_cf, c);
+	if (last_result)
+	{
+		UChar		mapping[8];
+
+		status = U_ZERO_ERROR;
+		last_result = unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
+	}
+	last_c = c;
+	return last_result;
+}
+
 /* Position of the first non-ASCII byte of s[from..to), or to. */
 static inline int32
 NextNonAscii(const char *s, int32 from, int32 to)
@@ -803,6 +907,29 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 			SegmentAscii(st, s + p, end - p);
 			return;
 		}
+		/*
+		 * Punctuation that is a word of its own, followed by ASCII or the
+		 * end of the span (a safe cut): ASCII up to it, and it can only end
+		 * a run.  Tokens never span it, so the ASCII on either side may be
+		 * segmented apart.
+		 */
+		{
+			int32		r = q;
+			UChar32		c;
+
+			U8_NEXT((const uint8_t *) s, r, end, c);
+			if ((r == end || (unsigned char) s[r] < 0x80) && IsolatedPunct(c))
+			{
+				if (q > p)
+				{
+					Reserve((void **) &st->token, &st->tokencap, q - p + 4, 1);
+					SegmentAscii(st, s + p, q - p);
+				}
+				st->newrun |= RunBreak(c);
+				p = r;
+				continue;
+			}
+		}
 		/* ASCII up to the last cut before the non-ASCII character */
 		for (a = q; a > p && !IsCut(s, p, a, len); a--)
 			;
@@ -839,6 +966,8 @@ SegmentDocument(const char *s, size_t len, bool numbers, FeatureExtractor *fx)
 	EnsureIcu();
 	memset(&st, 0, sizeof(st));
 	st.fx = fx;
+	st.rc = FeatureExtractorRunCounter(fx);
+	st.tf = FeatureExtractorTfCounter(fx);
 	st.numbers = numbers;
 	st.newrun = true;
 	st.tokencap = Min(total, CHUNK_BYTES) + 4;
