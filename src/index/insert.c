@@ -214,27 +214,14 @@ ShInsertEntry(Relation index, const ShLayout *layout, int table,
 			  uint64 fp, ItemPointer tid)
 {
 	uint32		prefix = ShPrefix(layout, table, fp);
-	int			retries = 0;
 
 	for (;;)
 	{
-		BlockNumber blkno = ShLookupBucket(index, layout, table, prefix);
-		Buffer		buf = ReadBuffer(index, blkno);
-		Page		page;
-		ShPageOpaque opaque;
+		Buffer		buf = ShLockBucket(index, layout, table, prefix, BUFFER_LOCK_EXCLUSIVE);
+		Page		page = BufferGetPage(buf);
+		ShPageOpaque opaque = ShPageGetOpaque(page);
+		BlockNumber blkno;
 		GenericXLogState *state;
-
-		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-		page = BufferGetPage(buf);
-		opaque = ShCheckPage(index, page, blkno, SH_PAGE_BUCKET, table);
-		if (prefix < opaque->lo || prefix >= opaque->hi)
-		{
-			/* Split under our feet: look again. */
-			UnlockReleaseBuffer(buf);
-			if (++retries > 1000)
-				ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
-			continue;
-		}
 
 		if (opaque->nentries >= SH_PAGE_CAPACITY && opaque->hi - opaque->lo > 1)
 		{

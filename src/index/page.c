@@ -154,11 +154,10 @@ ShNewBuffer(Relation index)
 
 /*
  * Returns the block number of the bucket that covered the prefix in the
- * given table when we looked.  No lock is held on return: the caller locks
- * the bucket and must check that it still covers the prefix (a concurrent
- * split may have moved it), looking it up again otherwise.
+ * given table when we looked.  No lock is held on return: the bucket may
+ * have been split since (ShLockBucket checks and looks again).
  */
-BlockNumber
+static BlockNumber
 ShLookupBucket(Relation index, const ShLayout *layout, int table, uint32 prefix)
 {
 	Buffer		buf;
@@ -188,4 +187,34 @@ ShLookupBucket(Relation index, const ShLayout *layout, int table, uint32 prefix)
 	if (blkno == SH_METAPAGE_BLKNO || blkno == InvalidBlockNumber)
 		ShCorrupted(index, "Block table %d has no bucket for prefix %u.", table, prefix);
 	return blkno;
+}
+
+/*
+ * Returns the bucket of block table `table` that covers `prefix`, pinned and
+ * locked in `mode` (BUFFER_LOCK_SHARE or BUFFER_LOCK_EXCLUSIVE).  A split
+ * between the directory lookup and the lock moves prefixes to a new bucket;
+ * the bucket header is always truthful (splits are single WAL records), so
+ * a bucket that no longer covers the prefix is released and the lookup
+ * repeated.  The caller releases the buffer.
+ */
+Buffer
+ShLockBucket(Relation index, const ShLayout *layout, int table, uint32 prefix,
+			 int mode)
+{
+	int			retries = 0;
+
+	for (;;)
+	{
+		BlockNumber blkno = ShLookupBucket(index, layout, table, prefix);
+		Buffer		buf = ReadBuffer(index, blkno);
+		ShPageOpaque opaque;
+
+		LockBuffer(buf, mode);
+		opaque = ShCheckPage(index, BufferGetPage(buf), blkno, SH_PAGE_BUCKET, table);
+		if (prefix >= opaque->lo && prefix < opaque->hi)
+			return buf;
+		UnlockReleaseBuffer(buf);
+		if (++retries > 1000)
+			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
+	}
 }

@@ -293,7 +293,6 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 	uint32		nprefix = (uint32) 1 << layout->pbits[t];
 	int			i = 0;
 	uint32		k = 0;
-	int			retries = 0;
 
 	while (keys ? i < nkeys : k < nprefix)
 	{
@@ -305,19 +304,9 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 
 		if (keys)
 			k = keys[i];
-		blkno = ShLookupBucket(index, layout, t, k);
-		buf = ReadBuffer(index, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		buf = ShLockBucket(index, layout, t, k, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		opaque = ShCheckPage(index, page, blkno, SH_PAGE_BUCKET, t);
-		if (k < opaque->lo || k >= opaque->hi)
-		{
-			/* A split moved k since we looked: look again. */
-			UnlockReleaseBuffer(buf);
-			if (++retries > 1000)
-				ShCorrupted(index, "No bucket of block table %d covers prefix %u.", t, k);
-			continue;
-		}
+		opaque = ShPageGetOpaque(page);
 		hi = opaque->hi;
 		ScanPage(so, page, t, k, radius, keys ? probe : NULL);
 		blkno = opaque->next;

@@ -197,8 +197,8 @@ extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
 extern ShPageOpaque ShCheckPage(Relation index, Page page, BlockNumber blkno,
 								int type, int table);
 extern Buffer ShNewBuffer(Relation index);
-extern BlockNumber ShLookupBucket(Relation index, const ShLayout *layout,
-								  int table, uint32 prefix);
+extern Buffer ShLockBucket(Relation index, const ShLayout *layout,
+						   int table, uint32 prefix, int mode);
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
 
