@@ -19,6 +19,8 @@ OBJS        = src/simhash.o \
               src/fingerprint_features.o \
               src/fingerprint_options.o \
               src/fingerprint_text.o \
+              src/fingerprint_stream.o \
+              src/toast_decode.o \
               src/index/handler.o \
               src/index/page.o \
               src/index/build.o \
@@ -40,7 +42,7 @@ SQL_PARTS   = src/sql/type.sql \
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu golden dump index
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu stream stream_lz4 golden dump index
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).

@@ -10,8 +10,9 @@
  *
  * Encodings: features are hashed as UTF-8 whatever the database encoding,
  * so fingerprints are the same in every database.  In a database that is
- * not UTF8 the text is converted to UTF-8 first (one extra copy of it); in
- * SQL_ASCII bytes that are not valid UTF-8 count as U+FFFD, a symbol.
+ * not UTF8 the text is converted to UTF-8 first (one extra copy of it, or
+ * piece by piece for a value stored out of line); in SQL_ASCII bytes that
+ * are not valid UTF-8 count as U+FFFD, a symbol.
  */
 #include "fingerprint.h"
 
@@ -65,20 +66,34 @@ ToUtf8(const char *s, int len, int *outlen)
 	return converted;
 }
 
-/* Feeds a document to a new extractor and returns the extractor. */
+/*
+ * Feeds a document (a text datum, possibly toasted) to a new extractor and
+ * returns the extractor.  A value stored out of line is read piece by piece
+ * (fingerprint_stream.c), in bounded memory; any other is detoasted, which
+ * for an inline value (compressed or not) or one already in memory costs
+ * at most about 2 kB more or nothing.
+ */
 static FeatureExtractor *
-ExtractDocument(text *document, const FingerprintOptions *opts, bool introspect)
+ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 {
 	FeatureExtractor *fx = FeatureExtractorCreate(opts, introspect);
-	int			len;
-	const char *s = ToUtf8(VARDATA_ANY(document), VARSIZE_ANY_EXHDR(document), &len);
+	struct varlena *attr = (struct varlena *) DatumGetPointer(document);
 
-	SegmentDocument(s, len, opts->numbers, fx);
+	if (VARATT_IS_EXTERNAL_ONDISK(attr))
+		SegmentToastedDocument(attr, opts->numbers, fx);
+	else
+	{
+		text	   *t = DatumGetTextPP(document);
+		int			len;
+		const char *s = ToUtf8(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &len);
+
+		SegmentDocument(s, len, opts->numbers, fx);
+	}
 	return fx;
 }
 
 static Datum
-FingerprintDocument(FunctionCallInfo fcinfo, text *document,
+FingerprintDocument(FunctionCallInfo fcinfo, Datum document,
 					const FingerprintOptions *opts)
 {
 	FeatureExtractor *fx = ExtractDocument(document, opts, false);
@@ -100,7 +115,7 @@ simhash_text(PG_FUNCTION_ARGS)
 	FingerprintOptions opts;
 
 	FingerprintOptionsDefault(&opts);
-	return FingerprintDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+	return FingerprintDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 
 /* simhash(text, features, n, weighting, numbers) */
@@ -112,7 +127,7 @@ simhash_text_options(PG_FUNCTION_ARGS)
 
 	FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
 							PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
-	return FingerprintDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+	return FingerprintDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 
 /*
@@ -120,7 +135,7 @@ simhash_text_options(PG_FUNCTION_ARGS)
  * features of a document, in order of first occurrence.
  */
 static Datum
-FeaturesOfDocument(FunctionCallInfo fcinfo, text *document,
+FeaturesOfDocument(FunctionCallInfo fcinfo, Datum document,
 				   const FingerprintOptions *opts)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
@@ -161,7 +176,7 @@ simhash_features(PG_FUNCTION_ARGS)
 	FingerprintOptions opts;
 
 	FingerprintOptionsDefault(&opts);
-	return FeaturesOfDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+	return FeaturesOfDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 
 PG_FUNCTION_INFO_V1(simhash_features_options);
@@ -172,7 +187,7 @@ simhash_features_options(PG_FUNCTION_ARGS)
 
 	FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
 							PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
-	return FeaturesOfDocument(fcinfo, PG_GETARG_TEXT_PP(0), &opts);
+	return FeaturesOfDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 
 /* XXH3-64 of a feature given as text, in UTF-8. */

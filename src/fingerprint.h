@@ -256,6 +256,19 @@ extern double FeatureWeight(Weighting weighting, const FeatureStat *stat);
 /* fingerprint_text.c */
 extern void SegmentDocument(const char *utf8, size_t len, bool numbers,
 							FeatureExtractor *fx);
+
+/*
+ * The same for a document that arrives in pieces of UTF-8 cut anywhere:
+ * the same tokens in the same order, from a window of about 128 kB.
+ */
+typedef struct SegmentStream SegmentStream;
+extern SegmentStream *SegmentStreamBegin(bool numbers, FeatureExtractor *fx);
+extern void SegmentStreamFeed(SegmentStream *ss, const char *utf8, size_t len);
+extern void SegmentStreamEnd(SegmentStream *ss);
+
+/* fingerprint_stream.c: the same for a text value stored out of line */
+extern void SegmentToastedDocument(struct varlena *attr, bool numbers,
+								   FeatureExtractor *fx);
 extern int	IcuMajorVersion(void);
 extern bool simhash_fast_path;
 

@@ -26,8 +26,10 @@
  * and before a character where NFKC normalization may start afresh, so
  * that chunking does not change the tokens.  (A run of CHUNK_BYTES without
  * such a place, in practice only binary junk, is cut anyway at a
- * normalization boundary.)  Memory beyond the detoasted text is
- * O(CHUNK_BYTES), interrupts are checked after each chunk.
+ * normalization boundary.)  Memory beyond the text is O(CHUNK_BYTES),
+ * interrupts are checked after each chunk.  A document that arrives in
+ * pieces (SegmentStream*, from fingerprint_stream.c) is cut at the same
+ * places from a window of about two chunks.
  *
  * ASCII fast path: stretches of ASCII between safe cuts are segmented by a
  * hand-written equivalent of ICU's rules on ASCII (lower-casing is all
@@ -952,6 +954,57 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 }
 
 /*
+ * Bytes FindCut and SegmentSpan may look at past the end of a chunk (to
+ * decode a code point that starts before it: at most 3 continuation bytes).
+ * A stream keeps at least this much after a chunk before cutting it, so
+ * that every chunk and every decision is what it would be on the whole text.
+ */
+#define CUT_LOOKAHEAD	64
+
+/* Working buffers for a new document. */
+static void
+SegmentStateInit(SegmentState *st, bool numbers, FeatureExtractor *fx, int32 len)
+{
+	EnsureIcu();
+	memset(st, 0, sizeof(*st));
+	st->fx = fx;
+	st->rc = FeatureExtractorRunCounter(fx);
+	st->tf = FeatureExtractorTfCounter(fx);
+	st->numbers = numbers;
+	st->newrun = true;
+	st->tokencap = Min(len, CHUNK_BYTES) + 4;
+	st->token = palloc(st->tokencap);
+}
+
+/*
+ * Segments s[0..len) chunk by chunk and returns how many bytes it consumed.
+ * With final, s ends the document and all of it is consumed.  Otherwise
+ * more text follows s, and the chunks are cut exactly where they would be
+ * cut in the whole document: only while more than CHUNK_BYTES +
+ * CUT_LOOKAHEAD bytes remain (the document goes on past the chunk, and
+ * nothing FindCut or SegmentSpan reads lies beyond s).
+ */
+static int32
+SegmentChunks(SegmentState *st, const char *s, int32 len, bool final)
+{
+	int32		pos = 0;
+
+	while (pos < len)
+	{
+		int32		end = len;
+
+		if (!final && len - pos <= CHUNK_BYTES + CUT_LOOKAHEAD)
+			break;
+		if (len - pos > CHUNK_BYTES)
+			end = FindCut(s, pos, pos + CHUNK_BYTES, len);
+		SegmentSpan(st, s, pos, end, len);
+		pos = end;
+		CHECK_FOR_INTERRUPTS();
+	}
+	return pos;
+}
+
+/*
  * Feeds the kept tokens of the UTF-8 text s[0..len) to fx, in order;
  * numbers says whether tokens of digits only are kept.
  */
@@ -959,28 +1012,69 @@ void
 SegmentDocument(const char *s, size_t len, bool numbers, FeatureExtractor *fx)
 {
 	SegmentState st;
-	int32		pos = 0;
-	int32		total = (int32) len;
 
 	Assert(len < PG_INT32_MAX);
-	EnsureIcu();
-	memset(&st, 0, sizeof(st));
-	st.fx = fx;
-	st.rc = FeatureExtractorRunCounter(fx);
-	st.tf = FeatureExtractorTfCounter(fx);
-	st.numbers = numbers;
-	st.newrun = true;
-	st.tokencap = Min(total, CHUNK_BYTES) + 4;
-	st.token = palloc(st.tokencap);
+	SegmentStateInit(&st, numbers, fx, (int32) len);
+	SegmentChunks(&st, s, (int32) len, true);
+}
 
-	while (pos < total)
+/*
+ * A document that arrives in pieces (SegmentStreamFeed) is segmented from a
+ * window of at most STREAM_WINDOW_BYTES: the chunks are the ones
+ * SegmentDocument would cut in the whole text, so are the tokens.
+ */
+#define STREAM_WINDOW_BYTES (2 * CHUNK_BYTES + 2 * CUT_LOOKAHEAD)
+
+struct SegmentStream
+{
+	SegmentState st;
+	char	   *window;			/* text not yet segmented */
+	int32		used;
+	int64		total;			/* bytes fed in all */
+};
+
+SegmentStream *
+SegmentStreamBegin(bool numbers, FeatureExtractor *fx)
+{
+	SegmentStream *ss = palloc(sizeof(SegmentStream));
+
+	SegmentStateInit(&ss->st, numbers, fx, CHUNK_BYTES);
+	ss->window = palloc(STREAM_WINDOW_BYTES);
+	ss->used = 0;
+	ss->total = 0;
+	return ss;
+}
+
+/* Appends s[0..len) (UTF-8, cut anywhere) to the document. */
+void
+SegmentStreamFeed(SegmentStream *ss, const char *s, size_t len)
+{
+	ss->total += len;
+	if (ss->total >= PG_INT32_MAX)
+		elog(ERROR, "document too long for simhash");	/* not from text */
+	while (len > 0)
 	{
-		int32		end = total;
+		size_t		n = Min(len, (size_t) (STREAM_WINDOW_BYTES - ss->used));
+		int32		done;
 
-		if (total - pos > CHUNK_BYTES)
-			end = FindCut(s, pos, pos + CHUNK_BYTES, total);
-		SegmentSpan(&st, s, pos, end, total);
-		pos = end;
-		CHECK_FOR_INTERRUPTS();
+		memcpy(ss->window + ss->used, s, n);
+		ss->used += n;
+		s += n;
+		len -= n;
+		if (ss->used < STREAM_WINDOW_BYTES)
+			break;
+		/* leaves at most CHUNK_BYTES + CUT_LOOKAHEAD bytes */
+		done = SegmentChunks(&ss->st, ss->window, ss->used, false);
+		memmove(ss->window, ss->window + done, ss->used - done);
+		ss->used -= done;
 	}
+}
+
+/* Segments the rest of the document and frees the stream. */
+void
+SegmentStreamEnd(SegmentStream *ss)
+{
+	SegmentChunks(&ss->st, ss->window, ss->used, true);
+	pfree(ss->window);
+	pfree(ss);
 }

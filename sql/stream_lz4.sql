@@ -1,0 +1,21 @@
+-- Values compressed with lz4 and stored out of line are decoded as a
+-- stream too (see stream.sql, which leaves stream_src and the helper
+-- functions for this test).  A server built without lz4 cannot store them:
+-- then this test says so (expected/stream_lz4_1.out).
+SELECT 'lz4' = ANY (enumvals) AS have_lz4 FROM pg_settings
+ WHERE name = 'default_toast_compression' \gset
+\if :have_lz4
+CREATE TABLE stream_lz4 (id int, t text COMPRESSION lz4) WITH (toast_tuple_target = 128);
+INSERT INTO stream_lz4 SELECT id, t || '' FROM stream_src;
+SELECT stream_out_of_line('stream_lz4') AS out_of_line;
+SELECT id, pg_column_compression(t) AS compression FROM stream_lz4 ORDER BY id;
+SELECT id, stream_fingerprints(t) = stream_fingerprints(t || '') AS same_fingerprints,
+       stream_features(t, 'words', 1, 'runs') = stream_features(t || '', 'words', 1, 'runs') AS same_features
+  FROM stream_lz4 ORDER BY id;
+DROP TABLE stream_lz4;
+\else
+\echo this server has no lz4
+\endif
+DROP TABLE stream_src, stream_external, stream_pglz, stream_small;
+DROP FUNCTION stream_fingerprints(text), stream_features(text, text, int, text),
+  stream_out_of_line(regclass);

@@ -1,0 +1,271 @@
+/*
+ * fingerprint_stream.c
+ *	  Feeds a document stored out of line (external TOAST) to the segmenter
+ *	  piece by piece, so that fingerprinting it takes bounded memory whatever
+ *	  its size (up to the 1 GB limit of text).
+ *
+ * The stored bytes are read in slices of whole TOAST chunks, in order
+ * (table_relation_fetch_toast_slice, one index range scan per slice):
+ *	  - uncompressed (STORAGE EXTERNAL): the slices are the text;
+ *	  - compressed (pglz or lz4): the slices are the compressed data, whose
+ *		first 4 bytes give the raw size and the method; toast_decode.c
+ *		decodes it as a stream.  (PostgreSQL's own slice access to a
+ *		compressed value decompresses from the start every time.)
+ * The text then goes to the segmenter's window (SegmentStreamFeed), which
+ * cuts the chunks where SegmentDocument would cut them in the whole text:
+ * the fingerprints are the same as from the detoasted value.
+ *
+ * In a database whose encoding is neither UTF8 nor SQL_ASCII, the text is
+ * converted to UTF-8 in pieces of whole characters (conversions between
+ * server encodings and UTF-8 map each character on its own).
+ *
+ * Memory: the slice, the decoder's window, the conversion buffers and the
+ * segmenter's window, about 0.5 MB in all; index scan memory is released
+ * after each slice.  Interrupts are checked after each slice.
+ */
+#include "fingerprint.h"
+#include "toast_decode.h"
+
+#include "access/detoast.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/heaptoast.h"
+#include "access/toast_compression.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+/* Stored bytes read at a time: whole TOAST chunks, about 128 kB. */
+#define SLICE_BYTES		(64 * TOAST_MAX_CHUNK_SIZE)
+
+/* Text converted to UTF-8 at a time, in a non-UTF-8 database. */
+#define CONVERT_BYTES	(64 * 1024)
+
+/* The stored bytes of one external value, read slice by slice. */
+typedef struct ToastReader
+{
+	Relation	rel;			/* the TOAST table */
+	Oid			valueid;
+	int32		extsize;		/* stored bytes */
+	int32		offset;			/* stored bytes read so far */
+	struct varlena *slice;		/* SLICE_BYTES + VARHDRSZ */
+	MemoryContext fetchcxt;		/* scan memory of one slice */
+} ToastReader;
+
+/* The text on its way to the segmenter, converted to UTF-8 if need be. */
+typedef struct TextSink
+{
+	SegmentStream *ss;
+	bool		convert;		/* from the database encoding to UTF-8? */
+	char	   *pending;		/* text not yet converted */
+	int32		npending;
+} TextSink;
+
+/*
+ * The next slice of stored bytes: sets *data and returns its length, or 0
+ * after the last slice.
+ */
+static int32
+ToastReaderNext(ToastReader *r, const char **data)
+{
+	int32		n = Min((int32) SLICE_BYTES, r->extsize - r->offset);
+	MemoryContext old;
+
+	if (n <= 0)
+		return 0;
+	CHECK_FOR_INTERRUPTS();
+	old = MemoryContextSwitchTo(r->fetchcxt);
+	table_relation_fetch_toast_slice(r->rel, r->valueid, r->extsize,
+									 r->offset, n, r->slice);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(r->fetchcxt);
+	r->offset += n;
+	*data = VARDATA(r->slice);
+	return n;
+}
+
+/* Converts the whole characters of the pending text and feeds them. */
+static void
+SinkConvert(TextSink *sink, bool final)
+{
+	int			enc = GetDatabaseEncoding();
+	int32		whole = 0;
+	char	   *utf8;
+
+	/* whole characters; at the end, all of it (the conversion checks it) */
+	if (final)
+		whole = sink->npending;
+	else
+		while (whole < sink->npending)
+		{
+			int			l = pg_encoding_mblen(enc, sink->pending + whole);
+
+			if (whole + l > sink->npending)
+				break;
+			whole += l;
+		}
+	if (whole == 0)
+		return;
+	utf8 = pg_server_to_any(sink->pending, whole, PG_UTF8);
+	SegmentStreamFeed(sink->ss, utf8, utf8 == sink->pending ? (size_t) whole : strlen(utf8));
+	if (utf8 != sink->pending)
+		pfree(utf8);
+	memmove(sink->pending, sink->pending + whole, sink->npending - whole);
+	sink->npending -= whole;
+}
+
+/* Takes the next len bytes of the text, in the database encoding. */
+static void
+SinkText(TextSink *sink, const char *s, size_t len)
+{
+	if (!sink->convert)
+	{
+		SegmentStreamFeed(sink->ss, s, len);
+		return;
+	}
+	while (len > 0)
+	{
+		size_t		n = Min(len, (size_t) (CONVERT_BYTES - sink->npending));
+
+		memcpy(sink->pending + sink->npending, s, n);
+		sink->npending += n;
+		s += n;
+		len -= n;
+		if (sink->npending == CONVERT_BYTES)
+			SinkConvert(sink, false);
+	}
+}
+
+/* DecodeIO callbacks: compressed bytes from the reader, text to the sink. */
+typedef struct DecodeArgs
+{
+	ToastReader *reader;
+	TextSink   *sink;
+} DecodeArgs;
+
+static bool
+DecodeRefill(DecodeIO *io)
+{
+	DecodeArgs *args = io->arg;
+	const char *data;
+	int32		n = ToastReaderNext(args->reader, &data);
+
+	if (n == 0)
+		return false;
+	io->in = (const unsigned char *) data;
+	io->inend = io->in + n;
+	return true;
+}
+
+static void
+DecodeEmit(DecodeIO *io, const char *data, size_t len)
+{
+	DecodeArgs *args = io->arg;
+
+	SinkText(args->sink, data, len);
+}
+
+/* Decodes compressed stored bytes (the first slice is data[0..n)). */
+static void
+DecodeCompressed(ToastReader *reader, TextSink *sink, const char *data, int32 n)
+{
+	DecodeArgs	args = {reader, sink};
+	DecodeIO	io;
+	uint32		tcinfo;
+	int			method;
+	int64		rawsize;
+	bool		ok;
+	const char *name;
+
+	if (n < (int32) sizeof(tcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("compressed toast value %u in \"%s\" is too short",
+						reader->valueid, RelationGetRelationName(reader->rel))));
+	memcpy(&tcinfo, data, sizeof(tcinfo));
+	rawsize = tcinfo & VARLENA_EXTSIZE_MASK;
+	method = tcinfo >> VARLENA_EXTSIZE_BITS;
+
+	io.in = (const unsigned char *) data + sizeof(tcinfo);
+	io.inend = (const unsigned char *) data + n;
+	io.refill = DecodeRefill;
+	io.emit = DecodeEmit;
+	io.arg = &args;
+	io.window = palloc(DECODE_WINDOW_BYTES);
+	switch (method)
+	{
+		case TOAST_PGLZ_COMPRESSION_ID:
+			name = "pglz";
+			ok = PglzDecodeStream(&io, rawsize);
+			break;
+		case TOAST_LZ4_COMPRESSION_ID:
+			name = "lz4";
+			ok = Lz4DecodeStream(&io, rawsize);
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid compression method id %d in toast value %u in \"%s\"",
+							method, reader->valueid,
+							RelationGetRelationName(reader->rel))));
+	}
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("compressed %s data is corrupt", name),
+				 errdetail("Toast value %u in \"%s\": %s.",
+						   reader->valueid, RelationGetRelationName(reader->rel),
+						   io.error)));
+	pfree(io.window);
+}
+
+/*
+ * Feeds the kept tokens of the text whose external on-disk TOAST pointer is
+ * attr to fx, exactly as SegmentDocument would from the detoasted (and
+ * converted) text.
+ */
+void
+SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
+{
+	struct varatt_external pointer;
+	ToastReader reader;
+	TextSink	sink;
+	const char *data;
+	int32		n;
+	int			enc = GetDatabaseEncoding();
+
+	Assert(VARATT_IS_EXTERNAL_ONDISK(attr));
+	VARATT_EXTERNAL_GET_POINTER(pointer, attr);
+
+	reader.rel = table_open(pointer.va_toastrelid, AccessShareLock);
+	reader.valueid = pointer.va_valueid;
+	reader.extsize = VARATT_EXTERNAL_GET_EXTSIZE(pointer);
+	reader.offset = 0;
+	reader.slice = palloc(SLICE_BYTES + VARHDRSZ);
+	reader.fetchcxt = AllocSetContextCreate(CurrentMemoryContext,
+											"simhash toast slice",
+											ALLOCSET_DEFAULT_SIZES);
+
+	sink.ss = SegmentStreamBegin(numbers, fx);
+	sink.convert = enc != PG_UTF8 && enc != PG_SQL_ASCII;
+	sink.pending = sink.convert ? palloc(CONVERT_BYTES) : NULL;
+	sink.npending = 0;
+
+	n = ToastReaderNext(&reader, &data);
+	/* VARATT_EXTERNAL_IS_COMPRESSED, without its signed/unsigned compare */
+	if (reader.extsize < pointer.va_rawsize - VARHDRSZ)
+		DecodeCompressed(&reader, &sink, data, n);
+	else
+		for (; n > 0; n = ToastReaderNext(&reader, &data))
+			SinkText(&sink, data, n);
+	if (sink.convert)
+		SinkConvert(&sink, true);
+	SegmentStreamEnd(sink.ss);
+
+	table_close(reader.rel, AccessShareLock);
+	MemoryContextDelete(reader.fetchcxt);
+	pfree(reader.slice);
+	if (sink.pending)
+		pfree(sink.pending);
+}

@@ -1,0 +1,280 @@
+/*
+ * toast_decode.c
+ *	  Streaming decoders of pglz and of the LZ4 block format (see
+ *	  toast_decode.h for the contract).
+ *
+ * Both formats interleave literal bytes with back-references (offset,
+ * length) into the output already produced.  Output goes into a window of
+ * DECODE_WINDOW_BYTES: when it is full, the new bytes are emitted and the
+ * last DECODE_HISTORY_BYTES are moved to its front, so every reference the
+ * format allows (offsets up to 4095 for pglz, 65535 for LZ4) still lands
+ * inside it.  Offsets are checked against the bytes produced so far, and
+ * every length against rawsize, before anything is copied.
+ *
+ * pglz (format as described at the top of PostgreSQL's pg_lzcompress.c): a
+ * control byte announces 8 items, low bit first; a 0 bit is one literal
+ * byte, a 1 bit a tag of 2 or 3 bytes: length - 3 in the low nibble of the
+ * first byte (15 meaning: add the third byte to 18), the offset's high 4
+ * bits in its high nibble and the low 8 bits in the second byte.  A tag
+ * may reach past rawsize; it is cut there.  The data must end exactly when
+ * rawsize bytes have been produced.
+ *
+ * LZ4 block: sequences of a token (literal count in the high nibble, match
+ * length - 4 in the low nibble; 15 in either continues with bytes that add
+ * 0..255 each, until one is not 255), the literals, a 2-byte little-endian
+ * offset and the match; the last sequence stops after its literals, at the
+ * end of the input.
+ */
+#include "c.h"
+
+#include "toast_decode.h"
+
+/* Where decoded bytes go: the window, and how far it is filled. */
+typedef struct OutWindow
+{
+	char	   *buf;
+	int32		used;			/* bytes of buf in use */
+	int32		emitted;		/* bytes of buf already passed to emit() */
+	int64		produced;		/* bytes decoded in all */
+} OutWindow;
+
+StaticAssertDecl(PGLZ_MAX_OFFSET <= DECODE_HISTORY_BYTES &&
+				 LZ4_MAX_OFFSET <= DECODE_HISTORY_BYTES,
+				 "the history must hold the farthest back-reference");
+
+static void
+OutInit(OutWindow *w, DecodeIO *io)
+{
+	w->buf = io->window;
+	w->used = 0;
+	w->emitted = 0;
+	w->produced = 0;
+	io->error = NULL;
+}
+
+/* Notes why the data is corrupt; returns false for the decoder to return. */
+static bool
+Corrupt(DecodeIO *io, const char *why)
+{
+	io->error = why;
+	return false;
+}
+
+/* Emits what is new in the window. */
+static void
+OutEmit(DecodeIO *io, OutWindow *w)
+{
+	if (w->used > w->emitted)
+		io->emit(io, w->buf + w->emitted, w->used - w->emitted);
+	w->emitted = w->used;
+}
+
+/* The window is full: emit it and keep only the history. */
+static void
+OutSlide(DecodeIO *io, OutWindow *w)
+{
+	OutEmit(io, w);
+	memmove(w->buf, w->buf + w->used - DECODE_HISTORY_BYTES, DECODE_HISTORY_BYTES);
+	w->used = w->emitted = DECODE_HISTORY_BYTES;
+}
+
+static inline void
+OutByte(DecodeIO *io, OutWindow *w, unsigned char c)
+{
+	w->buf[w->used++] = (char) c;
+	w->produced++;
+	if (w->used == DECODE_WINDOW_BYTES)
+		OutSlide(io, w);
+}
+
+/*
+ * Appends len bytes copied from off bytes back (1 <= off <= produced, off
+ * <= DECODE_HISTORY_BYTES); the source may overlap what is being written,
+ * which repeats the last off bytes.
+ */
+static void
+OutMatch(DecodeIO *io, OutWindow *w, int32 off, int64 len)
+{
+	while (len > 0)
+	{
+		int32		n = (int32) Min(len, (int64) (DECODE_WINDOW_BYTES - w->used));
+		char	   *dst = w->buf + w->used;
+		const char *src = dst - off;
+
+		if (off >= n)
+			memcpy(dst, src, n);
+		else
+			for (int32 i = 0; i < n; i++)
+				dst[i] = src[i];
+		w->used += n;
+		w->produced += n;
+		len -= n;
+		if (w->used == DECODE_WINDOW_BYTES)
+			OutSlide(io, w);
+	}
+}
+
+/* Is there more input?  Refills when the current piece is used up. */
+static inline bool
+MoreInput(DecodeIO *io)
+{
+	return io->in < io->inend || io->refill(io);
+}
+
+/* The next input byte, or -1 at the end of the input. */
+static inline int
+NextByte(DecodeIO *io)
+{
+	if (!MoreInput(io))
+		return -1;
+	return *io->in++;
+}
+
+/* Appends len literal bytes from the input; false if it ends first. */
+static bool
+OutLiterals(DecodeIO *io, OutWindow *w, int64 len)
+{
+	while (len > 0)
+	{
+		int64		n;
+
+		if (!MoreInput(io))
+			return false;
+		n = Min(len, (int64) (io->inend - io->in));
+		n = Min(n, (int64) (DECODE_WINDOW_BYTES - w->used));
+		memcpy(w->buf + w->used, io->in, n);
+		io->in += n;
+		w->used += n;
+		w->produced += n;
+		len -= n;
+		if (w->used == DECODE_WINDOW_BYTES)
+			OutSlide(io, w);
+	}
+	return true;
+}
+
+bool
+PglzDecodeStream(DecodeIO *io, int64 rawsize)
+{
+	OutWindow	w;
+
+	OutInit(&w, io);
+	while (w.produced < rawsize && MoreInput(io))
+	{
+		int			control = *io->in++;
+
+		for (int item = 0; item < 8 && w.produced < rawsize && MoreInput(io);
+			 item++, control >>= 1)
+		{
+			int			t1,
+						t2;
+			int32		len,
+						off;
+
+			if ((control & 1) == 0)
+			{
+				OutByte(io, &w, *io->in++);
+				continue;
+			}
+			t1 = *io->in++;
+			if ((t2 = NextByte(io)) < 0)
+				return Corrupt(io, "the data ends inside a tag");
+			len = (t1 & 0x0f) + 3;
+			off = ((t1 & 0xf0) << 4) | t2;
+			if (len == 18)
+			{
+				int			t3 = NextByte(io);
+
+				if (t3 < 0)
+					return Corrupt(io, "the data ends inside a tag");
+				len += t3;
+			}
+			if (off == 0)
+				return Corrupt(io, "zero offset");
+			if (off > w.produced)
+				return Corrupt(io, "offset before the start");
+			OutMatch(io, &w, off, Min((int64) len, rawsize - w.produced));
+		}
+	}
+	if (w.produced != rawsize)
+		return Corrupt(io, "the data ends before the raw size");
+	if (MoreInput(io))
+		return Corrupt(io, "the data goes on past the raw size");
+	OutEmit(io, &w);
+	return true;
+}
+
+/*
+ * Reads the extra length bytes of an LZ4 count whose nibble was 15 and adds
+ * them to *count; false if the input ends or the count exceeds limit.
+ */
+static bool
+Lz4ExtraLength(DecodeIO *io, int64 *count, int64 limit)
+{
+	int			b;
+
+	do
+	{
+		if ((b = NextByte(io)) < 0)
+			return Corrupt(io, "the data ends inside a length");
+		*count += b;
+		if (*count > limit)
+			return Corrupt(io, "a length beyond the raw size");
+	} while (b == 255);
+	return true;
+}
+
+/* LZ4's end-of-block rules. */
+#define LZ4_LAST_LITERALS	5	/* the last 5 bytes are literals */
+#define LZ4_LAST_MATCH_START 12 /* no match starts in the last 12 bytes */
+
+bool
+Lz4DecodeStream(DecodeIO *io, int64 rawsize)
+{
+	OutWindow	w;
+
+	OutInit(&w, io);
+	for (;;)
+	{
+		int			token = NextByte(io);
+		int64		literals,
+					matchlen;
+		int			lo,
+					hi;
+		int32		off;
+
+		if (token < 0)
+			return Corrupt(io, "the data ends where a sequence should start");
+		if (rawsize == 0 && token != 0)
+			return Corrupt(io, "an empty block is not a single zero token");
+		literals = token >> 4;
+		if (literals == 15 && !Lz4ExtraLength(io, &literals, rawsize))
+			return false;
+		if (literals > rawsize - w.produced)
+			return Corrupt(io, "literals beyond the raw size");
+		if (!OutLiterals(io, &w, literals))
+			return Corrupt(io, "the data ends inside literals");
+		if (!MoreInput(io))
+			break;				/* the last sequence has no match */
+
+		lo = NextByte(io);
+		if ((hi = NextByte(io)) < 0)
+			return Corrupt(io, "the data ends inside an offset");
+		off = lo | (hi << 8);
+		if (off == 0)
+			return Corrupt(io, "zero offset");
+		if (off > w.produced)
+			return Corrupt(io, "offset before the start");
+		matchlen = (token & 0x0f) + 4;
+		if ((token & 0x0f) == 15 && !Lz4ExtraLength(io, &matchlen, rawsize))
+			return false;
+		if (w.produced > rawsize - LZ4_LAST_MATCH_START ||
+			matchlen > rawsize - LZ4_LAST_LITERALS - w.produced)
+			return Corrupt(io, "a match in the last bytes of the block");
+		OutMatch(io, &w, off, matchlen);
+	}
+	if (w.produced != rawsize)
+		return Corrupt(io, "the data ends before the raw size");
+	OutEmit(io, &w);
+	return true;
+}

@@ -1,0 +1,128 @@
+# The stream decoders of compressed TOAST data (src/toast_decode.c) against
+# PostgreSQL's own decompression:
+#  - test/fuzz/decode_fuzz.c compares them with pglz_decompress (from
+#    libpgcommon) and liblz4's LZ4_decompress_safe on random data of many
+#    shapes, valid and damaged;
+#  - values whose stored compressed bytes are damaged on disk give
+#    SQLSTATE XX001 (data_corrupted), as detoasting them does, and the
+#    server carries on.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $pg_config = $ENV{PG_CONFIG} // 'pg_config';
+chomp(my $includedir = `$pg_config --includedir-server`);
+chomp(my $libdir = `$pg_config --libdir`);
+chomp(my $pkglibdir = `$pg_config --pkglibdir`);
+chomp(my $version = `$pg_config --version`);
+my ($major) = $version =~ /(\d+)/;
+chomp(my $cc = `$pg_config --cc`);
+$cc = (split ' ', $cc)[0] || 'cc';
+
+# libpgcommon.a holds pglz_decompress; a build may install it beside the
+# libraries or not at all (then the packaged one of the same major version
+# serves: pglz's format never changed).
+my ($common_dir) = grep { -f "$_/libpgcommon.a" && -f "$_/libpgport.a" }
+  ($libdir, $pkglibdir, "/usr/lib/postgresql/$major/lib");
+
+SKIP:
+{
+	skip 'no libpgcommon.a to compare with', 1 unless $common_dir;
+	my $bin = PostgreSQL::Test::Utils::tempdir() . '/decode_fuzz';
+	my ($stdout, $stderr);
+	my $built = IPC::Run::run(
+		[ $cc, '-O2', '-Isrc', "-I$includedir", 'test/fuzz/decode_fuzz.c',
+		  'src/toast_decode.c', '-o', $bin, "$common_dir/libpgcommon.a",
+		  "$common_dir/libpgport.a", '-ldl' ],
+		'>', \$stdout, '2>', \$stderr);
+	ok($built, 'the fuzz program builds') or diag($stderr);
+	my $seed = time();
+	my $ran = IPC::Run::run([ $bin, 300, $seed ], '>', \$stdout, '2>', \$stderr);
+	note "seed $seed:\n$stdout";
+	ok($ran && $stdout =~ /^0 disagreements$/m,
+		"stream decoders agree with PostgreSQL's on 300 random inputs per format (seed $seed)")
+	  or diag("$stdout$stderr");
+}
+
+my $node = PostgreSQL::Test::Cluster->new('stream_decoders');
+$node->init;
+$node->start;
+my $have_lz4 = $node->safe_psql('postgres',
+	"SELECT 'lz4' = ANY (enumvals) FROM pg_settings WHERE name = 'default_toast_compression'") eq 't';
+my @methods = ('pglz', $have_lz4 ? ('lz4') : ());
+
+# One value per table, so that block 0 of its TOAST table holds chunk 0.
+$node->safe_psql('postgres', 'CREATE EXTENSION simhash');
+my %file;
+for my $method (@methods)
+{
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE damaged_$method (t text COMPRESSION $method);
+		INSERT INTO damaged_$method
+		SELECT string_agg(CASE WHEN g % 7 = 0 THEN '文本 ' ELSE 'word' || (g % 50) || ' ' END, '')
+		  FROM generate_series(1, 100000) g;
+	});
+	is($node->safe_psql('postgres', "SELECT pg_column_compression(t) FROM damaged_$method"),
+		$method, "damaged_$method is compressed with $method");
+	is($node->safe_psql('postgres', "SELECT simhash(t) = simhash(t || '') FROM damaged_$method"),
+		't', "damaged_$method: streamed as in memory, before the damage");
+	$file{$method} = $node->data_dir . '/' . $node->safe_psql('postgres', qq{
+		SELECT pg_relation_filepath(reltoastrelid) FROM pg_class WHERE oid = 'damaged_$method'::regclass});
+}
+$node->stop;
+
+# Offset in a TOAST table file of the compressed bytes of chunk 0 (after
+# the 4 bytes of raw size and method), from the first line pointer.
+sub chunk0_data
+{
+	my ($path) = @_;
+	open(my $fh, '<', $path) or die "open $path: $!";
+	binmode $fh;
+	my $page;
+	sysread($fh, $page, 8192) == 8192 or die "short read of $path";
+	close $fh;
+	my $lp = unpack('L', substr($page, 24, 4));
+	my $tuple = $lp & 0x7fff;
+	my $hoff = unpack('C', substr($page, $tuple + 22, 1));
+	my $seq = unpack('l', substr($page, $tuple + $hoff + 4, 4));
+	die "block 0 starts with chunk $seq" if $seq != 0;
+	# chunk_id, chunk_seq, the 4-byte header of chunk_data, va_tcinfo
+	return $tuple + $hoff + 4 + 4 + 4 + 4;
+}
+
+sub poke
+{
+	my ($path, $offset, $bytes) = @_;
+	open(my $fh, '+<', $path) or die "open $path: $!";
+	binmode $fh;
+	sysseek($fh, $offset, 0) or die;
+	syswrite($fh, $bytes) == length($bytes) or die;
+	close $fh;
+}
+
+# The first item a back-reference to before the start of the output:
+# pglz: control byte 1 (a tag), tag with offset 255; lz4: a token with no
+# literals and a match, offset 16.
+my %damage = (pglz => "\x01\x0f\xff", lz4 => "\x00\x10\x00");
+poke($file{$_}, chunk0_data($file{$_}), $damage{$_}) for @methods;
+$node->start;
+
+for my $method (@methods)
+{
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT simhash(t) FROM damaged_$method");
+	isnt($ret, 0, "damaged $method data: simhash fails");
+	like($err, qr/XX001.*compressed $method data is corrupt.*offset before the start/s,
+		"damaged $method data: SQLSTATE XX001 (data_corrupted), saying what is wrong");
+	($ret, $out, $err) = $node->psql('postgres', "SELECT md5(t) FROM damaged_$method");
+	like($err, qr/compressed $method data is corrupt/, "damaged $method data: detoasting fails too");
+	($ret, $out, $err) = $node->psql('postgres', "SELECT simhash_features(t) FROM damaged_$method");
+	like($err, qr/compressed $method data is corrupt/, "damaged $method data: simhash_features fails");
+}
+like($node->safe_psql('postgres', "SELECT simhash(text 'still running')"), qr/^[0-9a-f]{16}$/,
+	'the server carries on');
+
+$node->stop;
+done_testing();
