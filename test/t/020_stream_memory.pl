@@ -3,12 +3,13 @@
 # less than the value, uncompressed, pglz- and (when the server has it)
 # lz4-compressed.  The same text in memory (t || '', what the whole-value
 # path detoasted) makes the peak grow by more than the value's size, so the
-# bound below tells the two apart.
+# bound below tells the two apart.  A statement timeout cancels it early.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes qw(time);
 
 my $node = PostgreSQL::Test::Cluster->new('stream_memory');
 $node->init;
@@ -57,6 +58,7 @@ for my $table (@tables)
 sub fingerprint_and_growth
 {
 	my ($expr) = @_;
+	my $start = time();
 	my $out = $node->safe_psql('postgres', qq{
 		SELECT simhash(left(t, 100000)) IS NOT NULL FROM big_plain;
 		SELECT peak_kb();
@@ -64,7 +66,7 @@ sub fingerprint_and_growth
 		SELECT peak_kb();
 	});
 	my ($warm, $before, $fingerprint, $after) = split /\n/, $out;
-	return ($fingerprint, $after - $before);
+	return ($fingerprint, $after - $before, time() - $start);
 }
 
 # The text in memory: the peak grows by more than the value.
@@ -76,10 +78,21 @@ cmp_ok($growth, '>', $size_kb,
 
 for my $table (@tables)
 {
-	my ($streamed, $growth) = fingerprint_and_growth("simhash(t) FROM big_$table");
+	my ($streamed, $growth, $seconds) = fingerprint_and_growth("simhash(t) FROM big_$table");
 	is($streamed, $fingerprint, "big_$table streamed: the fingerprint of the text in memory");
 	cmp_ok($growth, '<', $bound,
 		"big_$table streamed: peak memory grows by $growth kB, under a tenth of the value");
+
+	# Interrupts are checked along the way: a statement timeout stops it
+	# long before the end.
+	my $start = time();
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"SET statement_timeout = '50ms'; SELECT simhash(t) FROM big_$table");
+	my $cancelled = time() - $start;
+	like($err, qr/statement timeout/, "big_$table streamed: a statement timeout cancels it");
+	cmp_ok($cancelled, '<', $seconds / 2,
+		sprintf('big_%s streamed: cancelled after %.2f s of the %.2f s a whole run takes',
+			$table, $cancelled, $seconds));
 }
 
 $node->stop;
