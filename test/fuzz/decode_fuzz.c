@@ -14,7 +14,8 @@
  * copies its own output buffer onto itself, whatever that held).
  *
  * Built and run by test/t/021_stream_decoders.pl; liblz4 is loaded with
- * dlopen so that no lz4 header is needed.
+ * dlopen so that no lz4 header is needed (without it, only pglz is
+ * compared).
  */
 #include "postgres_fe.h"
 
@@ -217,11 +218,6 @@ main(int argc, char **argv)
 		lz4_compress = dlsym(lib, "LZ4_compress_default");
 		lz4_decompress = dlsym(lib, "LZ4_decompress_safe");
 	}
-	if (!lz4_compress || !lz4_decompress)
-	{
-		printf("liblz4.so.1 not found\n");
-		return 3;
-	}
 
 	for (int fmt = 0; fmt < 2; fmt++)
 	{
@@ -231,6 +227,12 @@ main(int argc, char **argv)
 					damaged_both_fail = 0,
 					short_lz4 = 0,
 					zero_offset_lz4 = 0;
+
+		if (lz4 && (!lz4_compress || !lz4_decompress))
+		{
+			printf("lz4: not compared, liblz4.so.1 not found\n");
+			continue;
+		}
 
 		for (int i = 0; i < cases; i++)
 		{

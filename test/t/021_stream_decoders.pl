@@ -29,7 +29,7 @@ my ($common_dir) = grep { -f "$_/libpgcommon.a" && -f "$_/libpgport.a" }
 
 SKIP:
 {
-	skip 'no libpgcommon.a to compare with', 1 unless $common_dir;
+	skip 'no libpgcommon.a to compare with', 2 unless $common_dir;
 	my $bin = PostgreSQL::Test::Utils::tempdir() . '/decode_fuzz';
 	my ($stdout, $stderr);
 	my $built = IPC::Run::run(
