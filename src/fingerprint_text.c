@@ -1030,7 +1030,6 @@ struct SegmentStream
 	SegmentState st;
 	char	   *window;			/* text not yet segmented */
 	int32		used;
-	int64		total;			/* bytes fed in all */
 };
 
 SegmentStream *
@@ -1041,7 +1040,6 @@ SegmentStreamBegin(bool numbers, FeatureExtractor *fx)
 	SegmentStateInit(&ss->st, numbers, fx, CHUNK_BYTES);
 	ss->window = palloc(STREAM_WINDOW_BYTES);
 	ss->used = 0;
-	ss->total = 0;
 	return ss;
 }
 
@@ -1049,9 +1047,6 @@ SegmentStreamBegin(bool numbers, FeatureExtractor *fx)
 void
 SegmentStreamFeed(SegmentStream *ss, const char *s, size_t len)
 {
-	ss->total += len;
-	if (ss->total >= PG_INT32_MAX)
-		elog(ERROR, "document too long for simhash");	/* not from text */
 	while (len > 0)
 	{
 		size_t		n = Min(len, (size_t) (STREAM_WINDOW_BYTES - ss->used));
