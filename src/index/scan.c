@@ -48,6 +48,9 @@
 
 #include "ball.h"
 
+/* Rows a random query expects within the first k-NN step's radius. */
+#define SH_FIRST_STEP_ROWS	30.0
+
 /* Rows a k-NN step that reads a whole table keeps at least (NearestPass). */
 #define SH_NEAREST_WANT		100
 
@@ -797,14 +800,18 @@ NextBatch(IndexScanDesc scan)
 
 		/*
 		 * Choose the next radius so that a random fingerprint would expect
-		 * about ten more rows within it than within the last one (ten on
-		 * the first step, LIMIT 10 being typical): smaller steps would
-		 * mostly find nothing, and every step costs a search.  Clustered
-		 * data only makes the first steps return more.
+		 * about ten times as many rows within it as within the last one:
+		 * smaller steps would mostly find nothing, and every step costs a
+		 * search.  The first step expects SH_FIRST_STEP_ROWS, three times
+		 * a typical LIMIT 10: were it to expect 10, it would find fewer
+		 * nearly half the time, and the second step rereads most of the
+		 * first one's pages.  Clustered data only makes the first steps
+		 * return more.
 		 */
-		while (radius < SIMHASH_BITS &&
-			   n * ShWithinProbability(radius) <
-			   10.0 * Max(1.0, n * ShWithinProbability(so->done_radius)))
+		double		target = so->done_radius < 0 ? SH_FIRST_STEP_ROWS :
+			10.0 * Max(1.0, n * ShWithinProbability(so->done_radius));
+
+		while (radius < SIMHASH_BITS && n * ShWithinProbability(radius) < target)
 			radius++;
 		so->mindist = so->done_radius;
 
