@@ -9,6 +9,9 @@
 #   BENCH_ROWS     rows per data set (default 1000000)
 #   BENCH_QUERIES  radius-3 and top-10 queries per method (default 1000)
 #   BENCH_SEQ      queries for the sequential scans (default 20)
+#   BENCH_ONLY     "simhash": only the simhash index (build, size, radius-3,
+#                  top-10, exactness), no baselines, insert rate or growth; for
+#                  quick iterations on the index (default: everything)
 #   PG_CONFIG      server to use; use an optimised, non-assert build
 # Usage: PG_CONFIG=/path/to/release/bin/pg_config scripts/bench-index.sh
 set -euo pipefail
@@ -20,6 +23,13 @@ make_workdir
 ROWS=${BENCH_ROWS:-1000000}
 QUERIES=${BENCH_QUERIES:-1000}
 SEQ=${BENCH_SEQ:-20}
+ONLY=${BENCH_ONLY:-}
+case "$ONLY" in
+    ''|simhash) ;;
+    *) die "BENCH_ONLY must be empty or simhash" ;;
+esac
+# Emits its argument (SQL) unless only the simhash index is measured.
+baselines() { [ "$ONLY" = simhash ] || printf '%s\n' "$1"; }
 
 build_install COPT="-O2"
 start_cluster "-c shared_buffers=2GB -c maintenance_work_mem=2GB -c work_mem=64MB \
@@ -108,25 +118,29 @@ CREATE TABLE centers AS SELECT row_number() OVER () AS i, flip(fp, (random() * 3
   FROM (SELECT fp FROM bench ORDER BY random() LIMIT $QUERIES) s;
 CHECKPOINT;
 CALL timed('$ds', 'simhash index', 'build ms', 'CREATE INDEX bench_fp ON bench USING simhash (fp)');
+INSERT INTO results VALUES ('$ds', 'simhash index', 'size MB', pg_relation_size('bench_fp') / 1048576.0);
+$(baselines "
 CALL timed('$ds', 'btree (bigint)', 'build ms', 'CREATE INDEX bench_btree ON bench (fpi)');
 CALL timed('$ds', 'GIN block keys', 'build ms', 'CREATE INDEX bench_gin ON bench USING gin (block_keys(fpi))');
 CALL timed('$ds', '4 btrees OR', 'build ms', 'CREATE INDEX bench_b0 ON bench (b0(fpi)); CREATE INDEX bench_b1 ON bench (b1(fpi)); CREATE INDEX bench_b2 ON bench (b2(fpi)); CREATE INDEX bench_b3 ON bench (b3(fpi))');
 INSERT INTO results VALUES
-  ('$ds', 'simhash index', 'size MB', pg_relation_size('bench_fp') / 1048576.0),
   ('$ds', 'btree (bigint)', 'size MB', pg_relation_size('bench_btree') / 1048576.0),
   ('$ds', 'GIN block keys', 'size MB', pg_relation_size('bench_gin') / 1048576.0),
   ('$ds', '4 btrees OR', 'size MB', (pg_relation_size('bench_b0') + pg_relation_size('bench_b1')
                                      + pg_relation_size('bench_b2') + pg_relation_size('bench_b3')) / 1048576.0);
+")
 ANALYZE bench;
 
 -- radius 3
 CALL measure('$ds', 'simhash index', 'radius-3 ms', \$q\$SELECT id FROM bench WHERE fp <@ simhash_ball(%1\$L, 3)\$q\$, $QUERIES);
+$(baselines "
 CALL measure('$ds', 'GIN block keys', 'radius-3 ms', \$q\$SELECT id FROM bench WHERE block_keys(fpi) && block_keys(%1\$L::simhash::bigint) AND bit_count((fpi # %1\$L::simhash::bigint)::bit(64)) <= 3\$q\$, $QUERIES);
 CALL measure('$ds', '4 btrees OR', 'radius-3 ms', \$q\$SELECT id FROM bench WHERE (b0(fpi) = b0(%1\$L::simhash::bigint) OR b1(fpi) = b1(%1\$L::simhash::bigint) OR b2(fpi) = b2(%1\$L::simhash::bigint) OR b3(fpi) = b3(%1\$L::simhash::bigint)) AND bit_count((fpi # %1\$L::simhash::bigint)::bit(64)) <= 3\$q\$, $QUERIES);
 SET enable_indexscan = off; SET enable_bitmapscan = off;
 CALL measure('$ds', 'sequential scan', 'radius-3 ms', \$q\$SELECT id FROM bench WHERE bit_count((fpi # %1\$L::simhash::bigint)::bit(64)) <= 3\$q\$, $SEQ);
 CALL measure('$ds', 'sequential scan', 'top-10 ms', \$q\$SELECT id FROM bench ORDER BY bit_count((fpi # %1\$L::simhash::bigint)::bit(64)) LIMIT 10\$q\$, $SEQ);
 RESET enable_indexscan; RESET enable_bitmapscan;
+")
 CALL measure('$ds', 'simhash index', 'top-10 ms', \$q\$SELECT id FROM bench ORDER BY fp <-> %1\$L LIMIT 10\$q\$, $QUERIES);
 
 -- exactness spot check: index top-10 distances = sequential top-10 distances
@@ -136,6 +150,7 @@ SELECT '$ds', 'simhash index', 'top-10 exact (of 20)', count(*) FILTER (WHERE a 
          ARRAY(SELECT bit_count((fpi # c::bigint)::bit(64))::int AS d FROM bench ORDER BY d LIMIT 10) AS b
     FROM centers WHERE i <= 20) s;
 
+$(baselines "
 -- insert rate: 100,000 rows into a copy with only that index
 CREATE TABLE ins_simhash AS SELECT fp, fpi FROM bench;
 CREATE INDEX ON ins_simhash USING simhash (fp);
@@ -149,11 +164,12 @@ CALL timed('$ds', 'simhash index', 'insert 100k ms', 'INSERT INTO ins_simhash SE
 CALL timed('$ds', 'btree (bigint)', 'insert 100k ms', 'INSERT INTO ins_btree SELECT fp, fp::bigint FROM newrows');
 CALL timed('$ds', 'GIN block keys', 'insert 100k ms', 'INSERT INTO ins_gin SELECT fp, fp::bigint FROM newrows');
 DROP TABLE ins_simhash, ins_btree, ins_gin, newrows;
+")
 SQL
     psql_ -c "SELECT * FROM results WHERE dataset = '$ds' ORDER BY metric, method"
 done
 
-if [ "${BENCH_GROWTH:-1}" = 1 ]; then
+if [ "${BENCH_GROWTH:-1}" = 1 ] && [ "$ONLY" != simhash ]; then
     say "growth: built at 1% of the rows, grown to all by inserts"
     psql_ <<SQL
 CREATE TABLE grown (fp simhash);

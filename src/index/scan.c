@@ -48,6 +48,12 @@
 
 #include "ball.h"
 
+/* Rows a random query expects within the first k-NN step's radius. */
+#define SH_FIRST_STEP_ROWS	30.0
+
+/* Rows a k-NN step that reads a whole table keeps at least (NearestPass). */
+#define SH_NEAREST_WANT		100
+
 typedef struct ShResult
 {
 	uint64		fp;
@@ -83,6 +89,14 @@ typedef struct ShScanOpaqueData
 	int64		ntids;
 	int			mindist;		/* emit only distances above this */
 	uint64		center;			/* of the current search */
+
+	/* k-NN: a pass over a whole table keeping the nearest rows (NearestPass) */
+	bool		nearest;		/* such a pass is under way */
+	int			keep_radius;	/* rows kept so far: all within this */
+	int64		keep_want;		/* shrink keep_radius while this many stay */
+	int64		keep_below;		/* kept rows closer than keep_radius */
+	int64		keep_count[SIMHASH_BITS + 1];	/* kept rows by distance */
+	int64		nreturned;		/* rows found by the earlier k-NN steps */
 } ShScanOpaqueData;
 
 typedef ShScanOpaqueData *ShScanOpaque;
@@ -192,6 +206,127 @@ Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
 }
 
 /*
+ * Where the buckets of one block table were when a search looked: the
+ * metapage's root slots and the directory page of the last chunk visited.
+ * Searches visit prefixes in increasing order, so each metapage and
+ * directory page is read once per search rather than once per bucket.  A
+ * bucket found through a stale entry no longer covers the prefix (splits
+ * only narrow buckets, and pages are never reused); LockBucketCached then
+ * asks ShLockBucket, which looks again, and forgets the cached entries.
+ */
+typedef struct ShBucketMap
+{
+	int			table;
+	bool		have_root;		/* root and dirmask are filled in */
+	uint64		dirmask;
+	BlockNumber root[SH_MAX_CHUNKS];
+	int			chunk;			/* whose directory dir holds, or -1 */
+	BlockNumber dir[SH_CHUNK_SIZE];
+} ShBucketMap;
+
+static void
+InitBucketMap(ShBucketMap *map, int table)
+{
+	map->table = table;
+	map->have_root = false;
+	map->chunk = -1;
+}
+
+/*
+ * Returns the bucket of map->table that covers prefix, share-locked, like
+ * ShLockBucket, reading the metapage and directory pages only when the map
+ * does not already know where to look.
+ */
+static Buffer
+LockBucketCached(Relation index, const ShLayout *layout, ShBucketMap *map,
+				 uint32 prefix)
+{
+	int			t = map->table;
+	int			chunk = prefix >> SH_CHUNK_BITS;
+	BlockNumber blkno;
+	Buffer		buf;
+	ShPageOpaque opaque;
+
+	if (!map->have_root)
+	{
+		ShMetaPageData *meta;
+
+		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		meta = ShCheckMeta(index, BufferGetPage(buf));
+		map->dirmask = meta->dirmask[t];
+		memcpy(map->root, meta->root[t], sizeof(map->root));
+		UnlockReleaseBuffer(buf);
+		map->have_root = true;
+		map->chunk = -1;
+	}
+	blkno = map->root[chunk];
+	if ((map->dirmask >> chunk) & 1)
+	{
+		if (map->chunk != chunk)
+		{
+			Page		page;
+
+			buf = ReadBuffer(index, blkno);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			ShCheckPage(index, page, blkno, SH_PAGE_DIR, t);
+			memcpy(map->dir, ShDirEntries(page), sizeof(map->dir));
+			UnlockReleaseBuffer(buf);
+			map->chunk = chunk;
+		}
+		blkno = map->dir[prefix & (SH_CHUNK_SIZE - 1)];
+	}
+	if (blkno != SH_METAPAGE_BLKNO && blkno != InvalidBlockNumber)
+	{
+		buf = ReadBuffer(index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		opaque = ShCheckPage(index, BufferGetPage(buf), blkno, SH_PAGE_BUCKET, t);
+		if (prefix >= opaque->lo && prefix < opaque->hi)
+			return buf;
+		UnlockReleaseBuffer(buf);
+	}
+	/* Stale (or missing: ShLockBucket reports that). */
+	map->have_root = false;
+	return ShLockBucket(index, layout, t, prefix, BUFFER_LOCK_SHARE);
+}
+
+/*
+ * Keeps a row found by NearestPass at distance d (within keep_radius), then
+ * narrows keep_radius as far as keep_want rows stay within it.  The rows
+ * kept are thus always every row read so far within keep_radius.
+ */
+static pg_noinline void
+KeepNearest(ShScanOpaque so, uint64 fp, const char *entry, int d)
+{
+	ItemPointerData tid;
+
+	if (so->nres == so->maxres &&
+		so->keep_below + so->keep_count[so->keep_radius] <= so->maxres / 2)
+	{
+		/* Drop the rows beyond keep_radius rather than grow the array. */
+		int64		n = 0;
+
+		for (int64 i = 0; i < so->nres; i++)
+			if (SimhashDistance(so->res[i].fp, so->center) <= so->keep_radius)
+				so->res[n++] = so->res[i];
+		so->nres = n;
+	}
+	ShEntryTid(entry, &tid);
+	Emit(so, fp, &tid);
+	so->keep_count[d]++;
+	if (d < so->keep_radius)
+	{
+		so->keep_below++;
+		while (so->keep_below >= so->keep_want)
+		{
+			so->keep_radius--;
+			so->keep_below -= so->keep_count[so->keep_radius];
+		}
+	}
+}
+
+/*
  * Emits the entries of one bucket or overflow page of table t that pass:
  * distance to the center in (mindist, radius], prefix at least minprefix,
  * and, when probing (probe not NULL), block t within probe[t] while no
@@ -205,6 +340,33 @@ ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 	const ShLayout *layout = &so->layout;
 	ShPageOpaque opaque = ShPageGetOpaque(page);
 	uint64		center = so->center;
+
+	if (so->nearest)
+	{
+		/*
+		 * The k-NN pass: nearly every entry is too far, so the loop does
+		 * just the distance and one unsigned comparison against the window
+		 * (mindist, keep_radius]; the rest happens for the few kept.
+		 */
+		const char *entry = ShPageEntry(page, 0);
+		int			n = opaque->nentries;
+		uint32		above = (uint32) (so->mindist + 1);
+		uint32		span = (uint32) (so->keep_radius - so->mindist);
+
+		for (int e = 0; e < n; e++, entry += SH_ENTRY_SIZE)
+		{
+			uint64		fp = ShEntryFingerprint(entry);
+			uint32		d = (uint32) SIMHASH_POPCOUNT64(fp ^ center);
+
+			if (likely(d - above >= span))
+				continue;
+			if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
+				continue;
+			KeepNearest(so, fp, entry, (int) d);
+			span = (uint32) (so->keep_radius - so->mindist);
+		}
+		return;
+	}
 
 	for (int e = 0; e < opaque->nentries; e++)
 	{
@@ -293,7 +455,9 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 	uint32		nprefix = (uint32) 1 << layout->pbits[t];
 	int			i = 0;
 	uint32		k = 0;
+	ShBucketMap map;
 
+	InitBucketMap(&map, t);
 	while (keys ? i < nkeys : k < nprefix)
 	{
 		BlockNumber blkno;
@@ -304,7 +468,7 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 
 		if (keys)
 			k = keys[i];
-		buf = ShLockBucket(index, layout, t, k, BUFFER_LOCK_SHARE);
+		buf = LockBucketCached(index, layout, &map, k);
 		page = BufferGetPage(buf);
 		opaque = ShPageGetOpaque(page);
 		hi = opaque->hi;
@@ -337,10 +501,33 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 }
 
 /*
+ * True when probing for `radius` would visit at least fullfactor times as
+ * many pages as a whole block table holds (or the radius is everything).
+ */
+static bool
+ProbingCostsTable(Relation index, const ShLayout *layout, int radius,
+				  double fullfactor)
+{
+	int			probe[SH_MAX_TABLES];
+	double		perTable;
+	double		probes = 0;
+
+	if (radius >= SIMHASH_BITS)
+		return true;
+	/* Bucket pages per table (directories are a small share). */
+	perTable = Max(1.0, (double) (RelationGetNumberOfBlocks(index) - 1) / layout->ntables);
+	ShProbeRadii(layout, radius, probe);
+	for (int t = 0; t < layout->ntables; t++)
+		if (probe[t] >= 0)
+			probes += Min(ShCountProbes(layout->pbits[t], probe[t]), perTable);
+	return probes >= perTable * fullfactor;
+}
+
+/*
  * Emits every indexed row within `radius` of `center` (and above
  * so->mindist) that passes the quals.  Reads block table 0 from end to end
- * instead of probing when the probes would visit fullfactor times as many
- * pages as a table holds.  Returns the radius searched (clamped to 64).
+ * instead of probing when ProbingCostsTable(fullfactor).  Returns the radius
+ * searched (clamped to 64).
  */
 static int
 RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
@@ -349,23 +536,15 @@ RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 	const ShLayout *layout = &so->layout;
 	int			probe[SH_MAX_TABLES];
-	double		perTable;
-	double		probes = 0;
 	MemoryContext old;
 
 	if (radius < 0)
 		return radius;
 	radius = Min(radius, SIMHASH_BITS);
 	so->center = center;
-
-	/* Bucket pages per table (directories are a small share). */
-	perTable = Max(1.0, (double) (RelationGetNumberOfBlocks(index) - 1) / layout->ntables);
 	ShProbeRadii(layout, radius, probe);
-	for (int t = 0; t < layout->ntables; t++)
-		if (probe[t] >= 0)
-			probes += Min(ShCountProbes(layout->pbits[t], probe[t]), perTable);
 
-	if (radius >= SIMHASH_BITS || probes >= perTable * fullfactor)
+	if (ProbingCostsTable(index, layout, radius, fullfactor))
 	{
 		ScanTable(index, so, 0, NULL, 0, radius, probe);
 		return radius;
@@ -386,6 +565,37 @@ RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
 		pfree(keys);
 	}
 	return radius;
+}
+
+/*
+ * The k-NN step that reads block table 0 from end to end: emits every row
+ * farther than so->mindist and within the smallest radius that holds at
+ * least `want` such rows (every row when fewer exist), and returns that
+ * radius.  One pass decides the radius and collects the rows, so a step
+ * never comes up short and a second pass is needed only when the scan is
+ * pulled past `want` rows.
+ */
+static int
+NearestPass(IndexScanDesc scan, uint64 center, int64 want)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+	int64		n = 0;
+
+	so->center = center;
+	so->nearest = true;
+	so->keep_radius = SIMHASH_BITS;
+	so->keep_want = Max(want, 1);
+	so->keep_below = 0;
+	memset(so->keep_count, 0, sizeof(so->keep_count));
+	ScanTable(scan->indexRelation, so, 0, NULL, 0, SIMHASH_BITS, NULL);
+	so->nearest = false;		/* (an error resets it in PrepareScan) */
+
+	/* Rows kept before keep_radius last shrank may lie beyond it. */
+	for (int64 i = 0; i < so->nres; i++)
+		if (SimhashDistance(so->res[i].fp, center) <= so->keep_radius)
+			so->res[n++] = so->res[i];
+	so->nres = n;
+	return so->keep_radius;
 }
 
 static int
@@ -546,6 +756,8 @@ PrepareScan(IndexScanDesc scan)
 	so->nres = so->pos = 0;
 	so->mindist = -1;
 	so->done_radius = -1;
+	so->nearest = false;
+	so->nreturned = 0;
 	so->exhausted = false;
 	so->ready = true;
 	pgstat_count_index_scan(scan->indexRelation);
@@ -588,22 +800,34 @@ NextBatch(IndexScanDesc scan)
 
 		/*
 		 * Choose the next radius so that a random fingerprint would expect
-		 * about ten more rows within it than within the last one (ten on
-		 * the first step, LIMIT 10 being typical): smaller steps would
-		 * mostly find nothing, and every step costs a search.  Clustered
-		 * data only makes the first steps return more.
+		 * about ten times as many rows within it as within the last one:
+		 * smaller steps would mostly find nothing, and every step costs a
+		 * search.  The first step expects SH_FIRST_STEP_ROWS, three times
+		 * a typical LIMIT 10: were it to expect 10, it would find fewer
+		 * nearly half the time, and the second step rereads most of the
+		 * first one's pages.  Clustered data only makes the first steps
+		 * return more.
 		 */
-		while (radius < SIMHASH_BITS &&
-			   n * ShWithinProbability(radius) <
-			   10.0 * Max(1.0, n * ShWithinProbability(so->done_radius)))
+		double		target = so->done_radius < 0 ? SH_FIRST_STEP_ROWS :
+			10.0 * Max(1.0, n * ShWithinProbability(so->done_radius));
+
+		while (radius < SIMHASH_BITS && n * ShWithinProbability(radius) < target)
 			radius++;
 		so->mindist = so->done_radius;
 
 		/*
 		 * Repeated steps make probing relatively dearer: read a whole table
-		 * as soon as probing would cost half as much.
+		 * as soon as probing would cost half as much.  A whole-table step
+		 * does not need the radius: it keeps the nearest rows it meets, at
+		 * least SH_NEAREST_WANT of them and ten times what the earlier steps
+		 * found, which answers any usual LIMIT in that one pass.
 		 */
-		so->done_radius = RadiusSearch(scan, so->ocenter[0], radius, 0.5);
+		if (ProbingCostsTable(scan->indexRelation, &so->layout, radius, 0.5))
+			so->done_radius = NearestPass(scan, so->ocenter[0],
+										  Max(SH_NEAREST_WANT, 10 * so->nreturned));
+		else
+			so->done_radius = RadiusSearch(scan, so->ocenter[0], radius, 0.5);
+		so->nreturned += so->nres;
 		if (so->done_radius >= SIMHASH_BITS)
 			so->exhausted = true;
 	}
