@@ -80,3 +80,39 @@ SELECT simhash(text '近似重复检测是搜索引擎的重要技术，它可�
        simhash(text '近似重复检测是搜索引擎的关键技术，它可以发现内容相同的网页并节省存储空间。') <= 8 AS chinese_edit_near,
        simhash(text '近似重复检测是搜索引擎的重要技术，它可以发现内容相同的网页并节省存储空间。') <->
        simhash(text '数据库系统使用索引来加快查询速度，并通过事务保证数据的一致性和持久性。') > 8 AS chinese_unrelated_far;
+
+-- Complex-context punctuation (Line_Break SA: Tai Tham U+1AA0..U+1AA6,
+-- U+1AA8..U+1AAD, Tai Viet U+AADE..U+AADF) is joined to neighbouring
+-- letters by ICU's word rules, so the fast path may not cut after it.
+CREATE TEMP TABLE complex_punct AS
+SELECT cp, s FROM (SELECT cp FROM generate_series(x'1AA0'::int, x'1AAD'::int) cp WHERE cp <> x'1AA7'::int
+                   UNION ALL SELECT x'AADE'::int UNION ALL SELECT x'AADF'::int) c,
+  LATERAL (VALUES ('ab' || chr(cp)), (chr(cp) || 'ab'), ('ab' || chr(cp) || 'cd'),
+                  ('ab ' || chr(cp) || ' cd. Ef'), ('x. ' || chr(cp) || chr(cp) || 'yz'),
+                  (U&'\1A20\1A21' || chr(cp) || 'ab'), ('ab' || chr(cp) || U&'\1A20 cd'),
+                  (repeat('word ', 30) || 'ab' || chr(cp) || 'cd ' || repeat('more ', 30))) v(s);
+CREATE TEMP TABLE complex_fast AS
+SELECT cp, s, (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
+                 FROM simhash_features(s, 'words', 1, 'runs', true)) AS features, simhash(s) AS fp
+  FROM complex_punct;
+SET simhash.fast_path = off;
+SELECT count(*) AS strings,
+       count(*) FILTER (WHERE features IS DISTINCT FROM
+         (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
+            FROM simhash_features(s, 'words', 1, 'runs', true))) AS feature_mismatches,
+       count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)) AS fingerprint_mismatches
+  FROM complex_fast;
+RESET simhash.fast_path;
+SELECT feature, occurrences FROM simhash_features(U&'ab\1AA0 cd') ORDER BY feature;
+
+-- Every code point of the Basic Multilingual Plane in a few ASCII contexts:
+-- the fast path (with its chunk cuts and isolated punctuation) agrees with
+-- ICU.
+CREATE TEMP TABLE bmp AS
+SELECT s, simhash(s) AS fp
+  FROM generate_series(128, 65533) cp,
+       LATERAL (VALUES ('ab' || chr(cp) || 'cd'), (chr(cp) || 'ab. '), ('x ' || chr(cp) || ' y')) v(s)
+ WHERE cp NOT BETWEEN x'D800'::int AND x'DFFF'::int;
+SET simhash.fast_path = off;
+SELECT count(*) AS strings, count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)) AS mismatches FROM bmp;
+RESET simhash.fast_path;

@@ -242,7 +242,7 @@ IcuMajorVersion(void)
 /*
  * Can a chunk end right after c?  Only after whitespace, or punctuation
  * that UAX #29 (as ICU tailors it) never joins to anything and that NFKC
- * leaves alone.
+ * leaves alone.  The ASCII fast path cuts at the same places.
  */
 static bool
 SafeToCutAfter(UChar32 c)
@@ -260,6 +260,13 @@ SafeToCutAfter(UChar32 c)
 		return false;
 	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
 	if (wb != U_WB_OTHER)
+		return false;
+	/*
+	 * ICU's word rules join complex-context characters (Line_Break SA) to
+	 * their neighbours as letters, punctuation among them too (Tai Tham
+	 * U+1AA0..U+1AAD, Tai Viet U+AADE..U+AADF).
+	 */
+	if (u_getIntPropertyValue(c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT)
 		return false;
 	{
 		UChar		mapping[8];
