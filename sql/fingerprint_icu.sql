@@ -2,7 +2,10 @@
 -- in chunks does not change them.  simhash.fast_path = off sends all text
 -- through ICU; results must not change.  Random strings over an alphabet
 -- that exercises the word break rules, also mixed with non-ASCII
--- characters (so that ASCII stretches and ICU pieces alternate).
+-- characters (so that ASCII stretches and ICU pieces alternate).  The fast
+-- path is compared with ICU in each of its variants (simhash.simd): the
+-- best the CPU has (AVX2 on most x86-64), SSE2, and the portable scalar code
+-- of other architectures.
 SELECT setseed(0.42);
 CREATE TEMP TABLE random_text AS
 SELECT i, string_agg(substr(CASE WHEN i % 2 = 0 THEN $$aAbZ19_.'',;:@"-! 	
@@ -11,21 +14,30 @@ xYq0|é“”　中文 ß。́Ａ$$ END, 1 + floor(random() * CASE WHEN i % 2 = 
   FROM generate_series(1, 20000) i, generate_series(1, 12) j GROUP BY i;
 CREATE TEMP TABLE results (path text, i int, features text[], fp_default simhash,
                            fp_chars simhash, fp_shingles simhash);
+CREATE FUNCTION pg_temp.fill_results(path text) RETURNS void LANGUAGE sql AS $$
+INSERT INTO results SELECT path, i,
+  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
+  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+-- the default options and words weighted tf take their own paths
+INSERT INTO results SELECT path || ' tf', i, NULL, simhash(s, 'words', 1, 'tf'), NULL, NULL FROM random_text;
+$$;
 SET simhash.fast_path = on;
-INSERT INTO results SELECT 'fast', i,
-  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
-  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+SELECT pg_temp.fill_results('fast');
+SET simhash.simd = sse2;
+SELECT pg_temp.fill_results('fast sse2');
+SET simhash.simd = off;
+SELECT pg_temp.fill_results('fast scalar');
+RESET simhash.simd;
 SET simhash.fast_path = off;
-INSERT INTO results SELECT 'icu', i,
-  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
-  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+SELECT pg_temp.fill_results('icu');
 RESET simhash.fast_path;
-SELECT count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS token_mismatches,
+SELECT f.path, count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS token_mismatches,
        count(*) FILTER (WHERE f.fp_default IS DISTINCT FROM c.fp_default) AS default_mismatches,
        count(*) FILTER (WHERE f.fp_chars IS DISTINCT FROM c.fp_chars) AS chars_mismatches,
        count(*) FILTER (WHERE f.fp_shingles IS DISTINCT FROM c.fp_shingles) AS shingles_mismatches,
        count(*) FILTER (WHERE f.fp_default IS NOT NULL) AS with_fingerprint
-  FROM results f JOIN results c ON c.i = f.i AND c.path = 'icu' WHERE f.path = 'fast';
+  FROM results f JOIN results c ON c.i = f.i AND c.path = CASE WHEN f.path LIKE '% tf' THEN 'icu tf' ELSE 'icu' END
+ WHERE f.path LIKE 'fast%' GROUP BY 1 ORDER BY 1;
 -- Longer strings: tokens across the 64-byte words of the fast path's
 -- bitmaps, and runs of repeated characters.
 CREATE TEMP TABLE random_long AS
@@ -42,6 +54,14 @@ SELECT count(*) FILTER (WHERE r.features IS DISTINCT FROM
        min(length(s)) > 150 AS long_enough
   FROM random_long JOIN long_results r USING (i);
 RESET simhash.fast_path;
+CREATE TEMP TABLE long_fp AS SELECT i, simhash(s) AS d, simhash(s, 'words', 1, 'tf', true) AS t FROM random_long;
+SET simhash.simd = sse2;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) IS DISTINCT FROM (d, t)) AS long_sse2_mismatches
+  FROM random_long JOIN long_fp USING (i);
+SET simhash.simd = off;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) IS DISTINCT FROM (d, t)) AS long_scalar_mismatches
+  FROM random_long JOIN long_fp USING (i);
+RESET simhash.simd;
 
 -- U+3000 (ideographic space) normalizes to a space: it changes no feature.
 SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM simhash(U&'\3000' || s)) AS ideographic_space_mismatches

@@ -259,4 +259,13 @@ extern void SegmentDocument(const char *utf8, size_t len, bool numbers,
 extern int	IcuMajorVersion(void);
 extern bool simhash_fast_path;
 
+/* simhash.simd: the code the ASCII fast path runs */
+typedef enum SimdLevel
+{
+	SIMD_OFF,					/* portable byte-at-a-time code */
+	SIMD_SSE2,					/* SSE2 on x86-64, else as off */
+	SIMD_AUTO					/* the best the CPU has (AVX2, SSE2) */
+} SimdLevel;
+extern int	simhash_simd;
+
 #endif							/* SIMHASH_FINGERPRINT_H */

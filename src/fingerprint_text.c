@@ -57,17 +57,30 @@
 #define CHUNK_BYTES		(64 * 1024)
 
 /*
- * On x86-64 the ASCII fast path classifies 16 bytes at a time (SSE2 is part
- * of the x86-64 baseline, so no -march flag is needed).  Elsewhere it runs
- * the byte-at-a-time loop, which gives the same tokens.
+ * On x86-64 the ASCII fast path classifies 16 bytes at a time with SSE2,
+ * which is part of the x86-64 baseline (no -march flag is needed), or 32
+ * at a time with AVX2 when the CPU has it (a function compiled for AVX2
+ * alone, chosen at run time).  Elsewhere it runs the byte-at-a-time loop,
+ * which gives the same tokens.
  */
 #if defined(__SSE2__)
 #define USE_SSE2_SEGMENTER
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#define USE_AVX2_SEGMENTER
+#include <immintrin.h>
+#endif
 #endif
 
 /* simhash.fast_path: use the ASCII fast path (results are the same). */
 bool		simhash_fast_path = true;
+
+/* simhash.simd: which code the ASCII fast path runs (results are the same). */
+int			simhash_simd = SIMD_AUTO;
+
+#ifdef USE_AVX2_SEGMENTER
+static bool cpu_has_avx2 = false;
+#endif
 
 /* Longest run of one code point kept inside a token. */
 #define MAX_RUN			3
@@ -121,7 +134,7 @@ typedef struct SegmentState
 	int32		normcap;
 #ifdef USE_SSE2_SEGMENTER
 	/* ASCII fast path: the span lower-cased, and bitmaps of its bytes */
-	char	   *lower;			/* lower-cased span, 16 bytes of 0 in front */
+	char	   *lower;			/* the span lower-cased */
 	int32		lowercap;
 	uint64	   *masks;			/* MASK_KINDS bitmaps of nmaskwords words */
 	int32		maskcap;
@@ -204,6 +217,10 @@ EnsureIcu(void)
 				 errmsg("could not open the ICU word break iterator: %s",
 						u_errorName(status))));
 	InitAsciiClasses();
+#ifdef USE_AVX2_SEGMENTER
+	__builtin_cpu_init();
+	cpu_has_avx2 = __builtin_cpu_supports("avx2");
+#endif
 	for (int c = 0; c < 128; c++)
 	{
 		uint8		cl = ascii_class[c];
@@ -431,15 +448,19 @@ Reserve(void **buf, int32 *cap, int32 need, Size elem)
 
 #ifdef USE_SSE2_SEGMENTER
 
+/*
+ * Bitmaps of an ASCII span that the token loop reads, one bit per byte, in
+ * words of 64 bits; one more word than the span needs, which is zero.
+ */
 enum
 {
-	MASK_WORD,					/* letter, digit, '_', '@', joining mid char */
-	MASK_ALPHA,					/* A-Z, a-z */
-	MASK_DIGIT,					/* 0-9 */
-	MASK_RUN4,					/* lower[k] == lower[k-1] == lower[k-2] == lower[k-3] */
-	MASK_AHLETTER,				/* A-Z, a-z, '@' */
-	MASK_MIDLETTER,				/* '.', '\'' */
-	MASK_MIDNUM,				/* '.', '\'', ',', ';' */
+	MASK_WORD,					/* in a token: letter, digit, '_', '@', or a
+								 * mid character that joins two letters or
+								 * two digits */
+	MASK_KEEP,					/* makes a token kept: A-Z, a-z, and 0-9
+								 * with the option numbers */
+	MASK_RUN4,					/* lower[k] == lower[k-1] == lower[k-2] ==
+								 * lower[k-3] */
 	MASK_BREAK,					/* ends a run (AF_BREAK) */
 	MASK_KINDS
 };
@@ -474,23 +495,6 @@ NextSet(const uint64 *m, int32 pos, int32 limit)
 	return pos < limit ? pos : limit;
 }
 
-/* First position >= pos (and < limit) whose bit is clear, or limit. */
-static inline int32
-NextClear(const uint64 *m, int32 pos, int32 limit)
-{
-	int32		w = pos >> 6;
-	uint64		x = ~m[w] & (~UINT64CONST(0) << (pos & 63));
-
-	while (x == 0)
-	{
-		if ((++w << 6) >= limit)
-			return limit;
-		x = ~m[w];
-	}
-	pos = (w << 6) + __builtin_ctzll(x);
-	return pos < limit ? pos : limit;
-}
-
 /* Is any bit in [from, to) set? */
 static inline bool
 AnySet(const uint64 *m, int32 from, int32 to)
@@ -499,7 +503,6 @@ AnySet(const uint64 *m, int32 from, int32 to)
 		return false;
 	if ((from >> 6) == ((to - 1) >> 6))
 	{
-		/* one word, as for nearly all words of text */
 		uint64		range = (~UINT64CONST(0) << (from & 63)) &
 			(~UINT64CONST(0) >> (63 - ((to - 1) & 63)));
 
@@ -508,213 +511,269 @@ AnySet(const uint64 *m, int32 from, int32 to)
 	return NextSet(m, from, to) < to;
 }
 
-static inline __m128i
-InRange(__m128i v, char lo, char hi)
-{
-	return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(lo - 1)),
-						 _mm_cmplt_epi8(v, _mm_set1_epi8(hi + 1)));
-}
+/* The classification pass for SSE2, 16 bytes at a time. */
+#define CLASSIFY_FUNC	ClassifyBlocksSse2
+#define CLASSIFY_TARGET
+#define VEC				__m128i
+#define VW				16
+#define V_LOAD(p)		_mm_loadu_si128((const __m128i *) (p))
+#define V_STORE(p, v)	_mm_storeu_si128((__m128i *) (p), v)
+#define V_ZERO()		_mm_setzero_si128()
+#define V_SET1(c)		_mm_set1_epi8(c)
+#define V_OR(a, b)		_mm_or_si128(a, b)
+#define V_AND(a, b)		_mm_and_si128(a, b)
+#define V_ADD8(a, b)	_mm_add_epi8(a, b)
+#define V_EQ8(a, b)		_mm_cmpeq_epi8(a, b)
+#define V_LT8(a, b)		_mm_cmplt_epi8(a, b)
+#define V_BITS(v)		((uint64) (uint16) _mm_movemask_epi8(v))
+#define V_PREV1(v, prev) _mm_or_si128(_mm_slli_si128(v, 1), _mm_srli_si128(prev, 15))
+#include "fingerprint_classify.h"
+
+#ifdef USE_AVX2_SEGMENTER
+/* The same for AVX2, 32 bytes at a time, used when the CPU has AVX2. */
+#define CLASSIFY_FUNC	ClassifyBlocksAvx2
+#define CLASSIFY_TARGET	__attribute__((target("avx2")))
+#define VEC				__m256i
+#define VW				32
+#define V_LOAD(p)		_mm256_loadu_si256((const __m256i *) (p))
+#define V_STORE(p, v)	_mm256_storeu_si256((__m256i *) (p), v)
+#define V_ZERO()		_mm256_setzero_si256()
+#define V_SET1(c)		_mm256_set1_epi8(c)
+#define V_OR(a, b)		_mm256_or_si256(a, b)
+#define V_AND(a, b)		_mm256_and_si256(a, b)
+#define V_ADD8(a, b)	_mm256_add_epi8(a, b)
+#define V_EQ8(a, b)		_mm256_cmpeq_epi8(a, b)
+#define V_LT8(a, b)		_mm256_cmpgt_epi8(b, a)
+#define V_BITS(v)		((uint64) (uint32) _mm256_movemask_epi8(v))
+#define V_PREV1(v, prev) \
+	_mm256_alignr_epi8(v, _mm256_permute2x128_si256(prev, v, 0x21), 15)
+#include "fingerprint_classify.h"
+#endif
 
 /*
- * Lower-cases the ASCII span s[0..len) into st->lower and sets the bitmaps,
- * 16 bytes at a time.
+ * Lower-cases the ASCII span s[0..len) into st->lower and sets the bitmaps
+ * (with the fastest classification the CPU and simhash.simd allow).
  */
 static void
 ClassifyAscii(SegmentState *st, const char *s, int32 len)
 {
 	int32		nwords = (len + 63) / 64 + 1;
 	uint64	   *word,
-			   *alpha,
-			   *digit,
+			   *keep,
 			   *run4,
-			   *ahletter,
-			   *midletter,
-			   *midnum,
 			   *brk;
-	char	   *lower;
 
-	Reserve((void **) &st->lower, &st->lowercap, len + 64, 1);
+	Reserve((void **) &st->lower, &st->lowercap, (nwords - 1) * 64, 1);
 	Reserve((void **) &st->masks, &st->maskcap, MASK_KINDS * nwords, sizeof(uint64));
-	memset(st->masks, 0, sizeof(uint64) * MASK_KINDS * nwords);
 	word = st->masks + MASK_WORD * nwords;
-	alpha = st->masks + MASK_ALPHA * nwords;
-	digit = st->masks + MASK_DIGIT * nwords;
+	keep = st->masks + MASK_KEEP * nwords;
 	run4 = st->masks + MASK_RUN4 * nwords;
-	ahletter = st->masks + MASK_AHLETTER * nwords;
-	midletter = st->masks + MASK_MIDLETTER * nwords;
-	midnum = st->masks + MASK_MIDNUM * nwords;
 	brk = st->masks + MASK_BREAK * nwords;
-	memset(st->lower, 0, 16);
-	lower = st->lower + 16;
-
-	for (int32 i = 0; i < len; i += 16)
-	{
-		__m128i		v,
-					lo,
-					upper,
-					isalpha,
-					isdigit,
-					isword,
-					isat,
-					ismidletter,
-					ismidnum;
-		uint64		bits;
-
-		if (len - i >= 16)
-			v = _mm_loadu_si128((const __m128i *) (s + i));
-		else
-		{
-			char		tail[16] = {0};
-
-			memcpy(tail, s + i, len - i);
-			v = _mm_loadu_si128((const __m128i *) tail);
-		}
-		upper = InRange(v, 'A', 'Z');
-		lo = _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
-		isalpha = InRange(lo, 'a', 'z');
-		isdigit = InRange(v, '0', '9');
-		isat = _mm_cmpeq_epi8(v, _mm_set1_epi8('@'));
-		isword = _mm_or_si128(_mm_or_si128(isalpha, isdigit),
-							  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), isat));
-		ismidletter = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-								   _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
-		ismidnum = _mm_or_si128(ismidletter,
-								_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
-											 _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))));
-		_mm_storeu_si128((__m128i *) (lower + i), lo);
-
-		bits = (uint64) (uint16) _mm_movemask_epi8(isword);
-		word[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(isalpha);
-		alpha[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(isdigit);
-		digit[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(_mm_or_si128(isalpha, isat));
-		ahletter[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(ismidletter);
-		midletter[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(ismidnum);
-		midnum[i >> 6] |= bits << (i & 63);
-
-		/*
-		 * Run breaks: look up the few bytes that are neither letter, digit
-		 * nor space.
-		 */
-		bits = (uint64) (uint16) ~_mm_movemask_epi8(
-			_mm_or_si128(_mm_or_si128(isalpha, isdigit),
-						 _mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
-		if (len - i < 16)
-			bits &= (UINT64CONST(1) << (len - i)) - 1;
-		while (bits)
-		{
-			int			b = __builtin_ctzll(bits);
-
-			if (ascii_flags[(unsigned char) s[i + b]] & AF_BREAK)
-				brk[(i + b) >> 6] |= UINT64CONST(1) << ((i + b) & 63);
-			bits &= bits - 1;
-		}
-	}
-
-	/*
-	 * A mid character between two letters ('.', '\'') or two digits ('.',
-	 * '\'', ',', ';') joins them into one token: make it a word byte.  The
-	 * neighbours' bits come from the words before and after.
-	 */
-	for (int32 w = 0; w < nwords; w++)
-	{
-		uint64		prev_ahl = (ahletter[w] << 1) | (w > 0 ? ahletter[w - 1] >> 63 : 0);
-		uint64		next_ahl = (ahletter[w] >> 1) | (w + 1 < nwords ? ahletter[w + 1] << 63 : 0);
-		uint64		prev_dig = (digit[w] << 1) | (w > 0 ? digit[w - 1] >> 63 : 0);
-		uint64		next_dig = (digit[w] >> 1) | (w + 1 < nwords ? digit[w + 1] << 63 : 0);
-
-		word[w] |= (midletter[w] & prev_ahl & next_ahl) | (midnum[w] & prev_dig & next_dig);
-	}
-	/* bytes past the end are zero: they are no word and no run */
-	for (int32 i = 0; i < len; i += 16)
-	{
-		__m128i		c0 = _mm_loadu_si128((const __m128i *) (lower + i));
-		__m128i		c1 = _mm_loadu_si128((const __m128i *) (lower + i - 1));
-		__m128i		c2 = _mm_loadu_si128((const __m128i *) (lower + i - 2));
-		__m128i		c3 = _mm_loadu_si128((const __m128i *) (lower + i - 3));
-		__m128i		eq = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(c0, c1),
-													 _mm_cmpeq_epi8(c0, c2)),
-									   _mm_cmpeq_epi8(c0, c3));
-		uint64		bits = (uint64) (uint16) _mm_movemask_epi8(eq);
-
-		run4[i >> 6] |= bits << (i & 63);
-	}
+#ifdef USE_AVX2_SEGMENTER
+	if (simhash_simd == SIMD_AUTO && cpu_has_avx2)
+		ClassifyBlocksAvx2(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
+	else
+#endif
+		ClassifyBlocksSse2(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
+	word[nwords - 1] = keep[nwords - 1] = run4[nwords - 1] = brk[nwords - 1] = 0;
 }
 
 /*
  * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
- * (ICU's word rules restricted to ASCII), without a branch per byte.
+ * (ICU's word rules restricted to ASCII).  Tokens are found a word of the
+ * bitmaps at a time, from the bits where a token starts and ends.
  */
 static void
-SegmentAscii(SegmentState *st, const char *s, int32 len)
+SegmentAsciiBitmaps(SegmentState *st, const char *s, int32 len)
 {
 	int32		nwords = (len + 63) / 64 + 1;
 	const uint64 *word,
-			   *alpha,
-			   *digit,
+			   *keep,
 			   *run4,
 			   *brk;
 	const char *lower;
 	RunCounter *rc = st->rc;
 	LaneCounter *tf = st->tf;
 	bool		newrun = st->newrun;
-	int32		pos = 0;
+	int32		open = -1;		/* start of a token that goes on in the next
+								 * word */
+	uint64		prevtop = 0;	/* bit 63 of the previous word */
 
+	/*
+	 * The current run's byte lanes and length (RunCounter's run and runlen)
+	 * stay in registers while words are added to the run; they go back to
+	 * rc when a run ends or reaches the cap, and at the end.
+	 */
+	const __m128i spread = _mm_set1_epi8(1);
+	__m128i		run0 = _mm_setzero_si128(),
+				run1 = _mm_setzero_si128(),
+				run2 = _mm_setzero_si128(),
+				run3 = _mm_setzero_si128();
+	int64		runlen = 0;
+
+#define LOAD_RUN() \
+	do { \
+		if (rc) \
+		{ \
+			run0 = _mm_loadu_si128((const __m128i *) rc->run); \
+			run1 = _mm_loadu_si128((const __m128i *) rc->run + 1); \
+			run2 = _mm_loadu_si128((const __m128i *) rc->run + 2); \
+			run3 = _mm_loadu_si128((const __m128i *) rc->run + 3); \
+			runlen = rc->runlen; \
+		} \
+	} while (0)
+#define SPILL_RUN() \
+	do { \
+		_mm_storeu_si128((__m128i *) rc->run, run0); \
+		_mm_storeu_si128((__m128i *) rc->run + 1, run1); \
+		_mm_storeu_si128((__m128i *) rc->run + 2, run2); \
+		_mm_storeu_si128((__m128i *) rc->run + 3, run3); \
+		rc->runlen = runlen; \
+	} while (0)
+
+	LOAD_RUN();
 	ClassifyAscii(st, s, len);
 	word = st->masks + MASK_WORD * nwords;
-	alpha = st->masks + MASK_ALPHA * nwords;
-	digit = st->masks + MASK_DIGIT * nwords;
+	keep = st->masks + MASK_KEEP * nwords;
 	run4 = st->masks + MASK_RUN4 * nwords;
 	brk = st->masks + MASK_BREAK * nwords;
-	lower = st->lower + 16;
+	lower = st->lower;
 
-	while (pos < len)
+	for (int32 wi = 0; wi < nwords - 1; wi++)
 	{
-		int32		start = NextSet(word, pos, len);
-		int32		end;
-		bool		keep;
+		uint64		w = word[wi];
+		uint64		starts = w & ~((w << 1) | prevtop);
+		uint64		ends = w & ~((w >> 1) | (word[wi + 1] << 63));	/* last bytes */
+		uint64		gapbrk = brk[wi] & ~w;	/* run breaks between tokens */
+		int32		base = wi << 6;
 
-		newrun |= AnySet(brk, pos, start);
-		if (start >= len)
-			break;
-		end = NextClear(word, start, len);	/* joins are word bytes */
-		pos = end;
-		keep = AnySet(alpha, start, end) || (st->numbers && AnySet(digit, start, end));
-		if (!keep)
+		prevtop = w >> 63;
+		while (ends)
 		{
-			newrun |= AnySet(brk, start, end);
-			continue;
-		}
-		if (AnySet(run4, start + MAX_RUN, end))
-		{
-			/* rare: copy with runs of at most MAX_RUN */
-			char	   *out = st->token;
-			int32		n = 0;
+			int32		start,
+						end = base + __builtin_ctzll(ends) + 1;
+			bool		kept,
+						longrun;
 
-			for (int32 k = start; k < end; k++)
-				if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
-									 lower[k] == out[n - 3]))
-					out[n++] = lower[k];
-			if (rc)
-				RunCounterAdd(rc, HashWord(out, n), newrun);
-			else if (tf)
-				LaneCounterAdd(tf, HashWord(out, n));
+			ends &= ends - 1;
+			if (open >= 0)
+			{
+				start = open;
+				open = -1;
+			}
 			else
-				FeatureExtractorAddToken(st->fx, out, n, true, newrun);
+			{
+				int			sb = __builtin_ctzll(starts);
+				uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+
+				starts &= starts - 1;
+				start = base + sb;
+				newrun |= before != 0;
+				gapbrk ^= before;
+			}
+			if (likely(start >= base))
+			{
+				/* within this word, as for nearly all tokens of text */
+				uint64		m = (~UINT64CONST(0) << (start - base)) &
+					(~UINT64CONST(0) >> (63 - (end - 1 - base)));
+
+				kept = (keep[wi] & m) != 0;
+				if (!kept)
+				{
+					newrun |= (brk[wi] & m) != 0;
+					continue;
+				}
+				/* a run of 4 from the token's fourth byte on */
+				longrun = (run4[wi] & m & (m << MAX_RUN)) != 0;
+			}
+			else
+			{
+				kept = AnySet(keep, start, end);
+				if (!kept)
+				{
+					newrun |= AnySet(brk, start, end);
+					continue;
+				}
+				longrun = AnySet(run4, start + MAX_RUN, end);
+			}
+			if (unlikely(longrun))
+			{
+				/* rare: copy with runs of at most MAX_RUN */
+				char	   *out = st->token;
+				int32		n = 0;
+
+				for (int32 k = start; k < end; k++)
+					if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
+										 lower[k] == out[n - 3]))
+						out[n++] = lower[k];
+				if (rc)
+				{
+					SPILL_RUN();
+					RunCounterAdd(rc, HashWord(out, n), newrun);
+					LOAD_RUN();
+				}
+				else if (tf)
+					LaneCounterAdd(tf, HashWord(out, n));
+				else
+					FeatureExtractorAddToken(st->fx, out, n, true, newrun);
+			}
+			else if (rc)
+			{
+				uint64		hash = HashWord(lower + start, end - start);
+
+				if (likely(!newrun && runlen < SIMHASH_RUN_CAP - 1))
+				{
+					/* RunCounterAdd's common case, on the lanes in registers */
+					__m128i		x = _mm_cvtsi64_si128((int64) hash);
+					__m128i		h = _mm_unpacklo_epi64(x, _mm_srli_epi64(x, 1));
+
+					runlen++;
+					run0 = _mm_add_epi64(run0, _mm_and_si128(h, spread));
+					run1 = _mm_add_epi64(run1, _mm_and_si128(_mm_srli_epi64(h, 2), spread));
+					run2 = _mm_add_epi64(run2, _mm_and_si128(_mm_srli_epi64(h, 4), spread));
+					run3 = _mm_add_epi64(run3, _mm_and_si128(_mm_srli_epi64(h, 6), spread));
+				}
+				else
+				{
+					SPILL_RUN();
+					RunCounterAdd(rc, hash, newrun);
+					LOAD_RUN();
+				}
+			}
+			else if (tf)
+				LaneCounterAdd(tf, HashWord(lower + start, end - start));
+			else
+				FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
+			newrun = false;
 		}
-		else if (rc)
-			RunCounterAdd(rc, HashWord(lower + start, end - start), newrun);
-		else if (tf)
-			LaneCounterAdd(tf, HashWord(lower + start, end - start));
-		else
-			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
-		newrun = false;
+		if (starts)
+		{
+			/* a token that goes on in the next word */
+			int			sb = __builtin_ctzll(starts);
+			uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+
+			open = base + sb;
+			newrun |= before != 0;
+			gapbrk ^= before;
+		}
+		newrun |= gapbrk != 0;
 	}
+	Assert(open < 0);
+	if (rc)
+		SPILL_RUN();
 	st->newrun = newrun;
+#undef LOAD_RUN
+#undef SPILL_RUN
+}
+
+/* The ASCII fast path: SIMD unless simhash.simd is off (for the tests). */
+static void
+SegmentAscii(SegmentState *st, const char *s, int32 len)
+{
+	if (likely(simhash_simd != SIMD_OFF))
+		SegmentAsciiBitmaps(st, s, len);
+	else
+		SegmentAsciiScalar(st, s, len);
 }
 
 #else
