@@ -1,20 +1,26 @@
 /*
  * fingerprint_classify.h
- *	  The classification pass of the ASCII fast path, written once for
- *	  vectors of VW bytes.  fingerprint_text.c includes this file once for
- *	  SSE2 (16 bytes, part of the x86-64 baseline) and once for AVX2 (32
- *	  bytes, compiled with a target attribute and chosen at run time when
- *	  the CPU has it).  Both set exactly the same bits.
+ *	  The SIMD ASCII fast path (classification pass and token loop), written
+ *	  once for vectors of VW bytes.  fingerprint_text.c includes this file
+ *	  once for SSE2 (16 bytes, part of the x86-64 baseline) and once for AVX2
+ *	  (32 bytes, compiled for AVX2 and BMI2 with a target attribute and
+ *	  chosen at run time when the CPU has them).  Both give exactly the same
+ *	  bitmaps, tokens and counts.
  *
  * Before including it, define:
- *	  CLASSIFY_FUNC		the name of the function to define
- *	  CLASSIFY_TARGET	its attributes (a target, or nothing)
+ *	  SEGMENT_FUNC		the name of the token loop to define
+ *	  CLASSIFY_FUNC		the name of the classification pass to define
+ *	  SEGMENT_TARGET	their attributes (a target, or nothing)
  *	  VEC, VW			the vector type and its width in bytes (16 or 32)
  *	  V_LOAD(p), V_STORE(p, v), V_ZERO(), V_SET1(c), V_OR(a, b), V_AND(a, b),
  *	  V_ADD8(a, b), V_EQ8(a, b), V_LT8(a, b) (signed bytes),
  *	  V_BITS(v)			one bit per byte of v (0 or 0xff), as a uint64
  *	  V_PREV1(v, prev)	the VW bytes before those of v: v moved up by one
  *						byte, the last byte of prev in front
+ *	  RUN_VEC, RUN_N	vector type and number of vectors that hold the 8
+ *						words of RunCounter.run
+ *	  RUN_LOAD(p), RUN_STORE(p, v)
+ *	  RUN_ADD(run, hash) add the bits of hash to the byte lanes in run[]
  * It undefines them all at the end.
  */
 
@@ -27,7 +33,7 @@
  * each bitmap (see MASK_WORD ...) for each of its nblocks blocks of 64
  * bytes.  lower[] must have room for nblocks * 64 bytes.
  */
-static CLASSIFY_TARGET void
+static SEGMENT_TARGET void
 CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower,
 			  uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
 {
@@ -134,9 +140,190 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
 	}
 }
 
+/*
+ * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
+ * (ICU's word rules restricted to ASCII).  Tokens are found a word of the
+ * bitmaps at a time, from the bits where a token starts and ends.
+ */
+static SEGMENT_TARGET void
+SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
+{
+	int32		nwords = PrepareBitmaps(st, len);
+	uint64	   *word = st->masks + MASK_WORD * nwords,
+			   *keep = st->masks + MASK_KEEP * nwords,
+			   *run4 = st->masks + MASK_RUN4 * nwords,
+			   *brk = st->masks + MASK_BREAK * nwords;
+	const char *lower = st->lower;
+	RunCounter *rc = st->rc;
+	LaneCounter *tf = st->tf;
+	bool		newrun = st->newrun;
+	int32		open = -1;		/* start of a token that goes on in the next
+								 * word */
+	uint64		prevtop = 0;	/* bit 63 of the previous word */
+
+	/*
+	 * The current run's byte lanes and length (RunCounter's run and runlen)
+	 * stay in registers while words are added to the run; they go back to
+	 * rc when a run ends or reaches the cap, and at the end.
+	 */
+	RUN_VEC		run[RUN_N];
+	int64		runlen = 0;
+
+#define LOAD_RUN() \
+	do { \
+		if (rc) \
+		{ \
+			for (int r_ = 0; r_ < RUN_N; r_++) \
+				run[r_] = RUN_LOAD((const RUN_VEC *) rc->run + r_); \
+			runlen = rc->runlen; \
+		} \
+	} while (0)
+#define SPILL_RUN() \
+	do { \
+		for (int r_ = 0; r_ < RUN_N; r_++) \
+			RUN_STORE((RUN_VEC *) rc->run + r_, run[r_]); \
+		rc->runlen = runlen; \
+	} while (0)
+
+	memset(run, 0, sizeof(run));
+	LOAD_RUN();
+	CLASSIFY_FUNC(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
+	word[nwords - 1] = keep[nwords - 1] = run4[nwords - 1] = brk[nwords - 1] = 0;
+
+	for (int32 wi = 0; wi < nwords - 1; wi++)
+	{
+		uint64		w = word[wi];
+		uint64		starts = w & ~((w << 1) | prevtop);
+		uint64		ends = w & ~((w >> 1) | (word[wi + 1] << 63));	/* last bytes */
+		uint64		gapbrk = brk[wi] & ~w;	/* run breaks between tokens */
+		int32		base = wi << 6;
+
+		prevtop = w >> 63;
+		while (ends)
+		{
+			int32		start,
+						end = base + __builtin_ctzll(ends) + 1;
+			bool		kept,
+						longrun;
+
+			ends &= ends - 1;
+			if (open >= 0)
+			{
+				start = open;
+				open = -1;
+			}
+			else
+			{
+				int			sb = __builtin_ctzll(starts);
+				uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+
+				starts &= starts - 1;
+				start = base + sb;
+				newrun |= before != 0;
+				gapbrk ^= before;
+			}
+			if (likely(start >= base))
+			{
+				/* within this word, as for nearly all tokens of text */
+				uint64		m = (~UINT64CONST(0) << (start - base)) &
+					(~UINT64CONST(0) >> (63 - (end - 1 - base)));
+
+				kept = (keep[wi] & m) != 0;
+				if (!kept)
+				{
+					newrun |= (brk[wi] & m) != 0;
+					continue;
+				}
+				/* a run of 4 from the token's fourth byte on */
+				longrun = (run4[wi] & m & (m << MAX_RUN)) != 0;
+			}
+			else
+			{
+				kept = AnySet(keep, start, end);
+				if (!kept)
+				{
+					newrun |= AnySet(brk, start, end);
+					continue;
+				}
+				longrun = AnySet(run4, start + MAX_RUN, end);
+			}
+			if (unlikely(longrun))
+			{
+				/* rare: copy with runs of at most MAX_RUN */
+				char	   *out = st->token;
+				int32		n = 0;
+
+				for (int32 k = start; k < end; k++)
+					if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
+										 lower[k] == out[n - 3]))
+						out[n++] = lower[k];
+				if (rc)
+				{
+					SPILL_RUN();
+					RunCounterAdd(rc, HashWord(out, n), newrun);
+					LOAD_RUN();
+				}
+				else if (tf)
+					LaneCounterAdd(tf, HashWord(out, n));
+				else
+					FeatureExtractorAddToken(st->fx, out, n, true, newrun);
+			}
+			else if (rc)
+			{
+				uint64		hash = HashWord(lower + start, end - start);
+
+				/* RunCounterAdd, on the lanes in registers */
+				if (newrun && runlen > 0)
+				{
+					if (runlen < SIMHASH_RUN_CAP)
+					{
+						SPILL_RUN();
+						RunCounterClose(rc, runlen, runlen);
+						memset(run, 0, sizeof(run));	/* as rc->run now */
+					}
+					runlen = 0;
+				}
+				if (likely(runlen < SIMHASH_RUN_CAP - 1))
+				{
+					runlen++;
+					RUN_ADD(run, hash);
+				}
+				else
+				{
+					/* capped: rare */
+					SPILL_RUN();
+					RunCounterAdd(rc, hash, false);
+					LOAD_RUN();
+				}
+			}
+			else if (tf)
+				LaneCounterAdd(tf, HashWord(lower + start, end - start));
+			else
+				FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
+			newrun = false;
+		}
+		if (starts)
+		{
+			/* a token that goes on in the next word */
+			int			sb = __builtin_ctzll(starts);
+			uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+
+			open = base + sb;
+			newrun |= before != 0;
+			gapbrk ^= before;
+		}
+		newrun |= gapbrk != 0;
+	}
+	Assert(open < 0);
+	if (rc)
+		SPILL_RUN();
+	st->newrun = newrun;
+#undef LOAD_RUN
+#undef SPILL_RUN
+}
+
 #undef V_RANGE
 #undef CLASSIFY_FUNC
-#undef CLASSIFY_TARGET
 #undef VEC
 #undef VW
 #undef V_LOAD
@@ -150,3 +337,10 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
 #undef V_LT8
 #undef V_BITS
 #undef V_PREV1
+#undef SEGMENT_FUNC
+#undef SEGMENT_TARGET
+#undef RUN_VEC
+#undef RUN_N
+#undef RUN_LOAD
+#undef RUN_STORE
+#undef RUN_ADD

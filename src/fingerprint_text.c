@@ -36,7 +36,8 @@
  * pieces around other non-ASCII characters go through ICU.  With the
  * default options (and words weighted tf) the fast path hashes and counts
  * each word itself.  simhash.fast_path = off sends everything through ICU;
- * the regression test fingerprint_icu compares both on many random strings.
+ * the regression test fingerprint_icu compares both on many random strings,
+ * with each variant of the fast path (simhash.simd: AVX2, SSE2, portable).
  */
 #include "fingerprint.h"
 
@@ -219,7 +220,8 @@ EnsureIcu(void)
 	InitAsciiClasses();
 #ifdef USE_AVX2_SEGMENTER
 	__builtin_cpu_init();
-	cpu_has_avx2 = __builtin_cpu_supports("avx2");
+	cpu_has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+		__builtin_cpu_supports("bmi2");
 #endif
 	for (int c = 0; c < 128; c++)
 	{
@@ -511,9 +513,24 @@ AnySet(const uint64 *m, int32 from, int32 to)
 	return NextSet(m, from, to) < to;
 }
 
-/* The classification pass for SSE2, 16 bytes at a time. */
+/*
+ * Makes room in st for the lower-cased span of len bytes and its bitmaps
+ * (nwords words of each kind); returns nwords.
+ */
+static int32
+PrepareBitmaps(SegmentState *st, int32 len)
+{
+	int32		nwords = (len + 63) / 64 + 1;
+
+	Reserve((void **) &st->lower, &st->lowercap, (nwords - 1) * 64, 1);
+	Reserve((void **) &st->masks, &st->maskcap, MASK_KINDS * nwords, sizeof(uint64));
+	return nwords;
+}
+
+/* The fast path for SSE2, 16 bytes at a time. */
+#define SEGMENT_FUNC	SegmentAsciiSse2
 #define CLASSIFY_FUNC	ClassifyBlocksSse2
-#define CLASSIFY_TARGET
+#define SEGMENT_TARGET
 #define VEC				__m128i
 #define VW				16
 #define V_LOAD(p)		_mm_loadu_si128((const __m128i *) (p))
@@ -527,12 +544,31 @@ AnySet(const uint64 *m, int32 from, int32 to)
 #define V_LT8(a, b)		_mm_cmplt_epi8(a, b)
 #define V_BITS(v)		((uint64) (uint16) _mm_movemask_epi8(v))
 #define V_PREV1(v, prev) _mm_or_si128(_mm_slli_si128(v, 1), _mm_srli_si128(prev, 15))
+/* run lanes k, k + 1 side by side in each of 4 vectors: hash >> k, hash >> (k + 1) */
+#define RUN_VEC			__m128i
+#define RUN_N			4
+#define RUN_LOAD(p)		_mm_loadu_si128(p)
+#define RUN_STORE(p, v)	_mm_storeu_si128(p, v)
+#define RUN_ADD(run, hash) \
+	do { \
+		__m128i		x_ = _mm_cvtsi64_si128((int64) (hash)); \
+		__m128i		h_ = _mm_unpacklo_epi64(x_, _mm_srli_epi64(x_, 1)); \
+		__m128i		m_ = _mm_set1_epi8(1); \
+		(run)[0] = _mm_add_epi64((run)[0], _mm_and_si128(h_, m_)); \
+		(run)[1] = _mm_add_epi64((run)[1], _mm_and_si128(_mm_srli_epi64(h_, 2), m_)); \
+		(run)[2] = _mm_add_epi64((run)[2], _mm_and_si128(_mm_srli_epi64(h_, 4), m_)); \
+		(run)[3] = _mm_add_epi64((run)[3], _mm_and_si128(_mm_srli_epi64(h_, 6), m_)); \
+	} while (0)
 #include "fingerprint_classify.h"
 
 #ifdef USE_AVX2_SEGMENTER
-/* The same for AVX2, 32 bytes at a time, used when the CPU has AVX2. */
+/*
+ * The same for AVX2, 32 bytes at a time, compiled for AVX2 and BMI2 alone
+ * and used when the CPU has them.
+ */
+#define SEGMENT_FUNC	SegmentAsciiAvx2
 #define CLASSIFY_FUNC	ClassifyBlocksAvx2
-#define CLASSIFY_TARGET	__attribute__((target("avx2")))
+#define SEGMENT_TARGET	__attribute__((target("avx2,bmi,bmi2")))
 #define VEC				__m256i
 #define VW				32
 #define V_LOAD(p)		_mm256_loadu_si256((const __m256i *) (p))
@@ -547,233 +583,35 @@ AnySet(const uint64 *m, int32 from, int32 to)
 #define V_BITS(v)		((uint64) (uint32) _mm256_movemask_epi8(v))
 #define V_PREV1(v, prev) \
 	_mm256_alignr_epi8(v, _mm256_permute2x128_si256(prev, v, 0x21), 15)
+/* run lanes k .. k + 3 in each of 2 vectors: hash >> k ... */
+#define RUN_VEC			__m256i
+#define RUN_N			2
+#define RUN_LOAD(p)		_mm256_loadu_si256(p)
+#define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
+#define RUN_ADD(run, hash) \
+	do { \
+		__m256i		h_ = _mm256_set1_epi64x((int64) (hash)); \
+		__m256i		m_ = _mm256_set1_epi8(1); \
+		(run)[0] = _mm256_add_epi64((run)[0], _mm256_and_si256( \
+			_mm256_srlv_epi64(h_, _mm256_set_epi64x(3, 2, 1, 0)), m_)); \
+		(run)[1] = _mm256_add_epi64((run)[1], _mm256_and_si256( \
+			_mm256_srlv_epi64(h_, _mm256_set_epi64x(7, 6, 5, 4)), m_)); \
+	} while (0)
 #include "fingerprint_classify.h"
 #endif
-
-/*
- * Lower-cases the ASCII span s[0..len) into st->lower and sets the bitmaps
- * (with the fastest classification the CPU and simhash.simd allow).
- */
-static void
-ClassifyAscii(SegmentState *st, const char *s, int32 len)
-{
-	int32		nwords = (len + 63) / 64 + 1;
-	uint64	   *word,
-			   *keep,
-			   *run4,
-			   *brk;
-
-	Reserve((void **) &st->lower, &st->lowercap, (nwords - 1) * 64, 1);
-	Reserve((void **) &st->masks, &st->maskcap, MASK_KINDS * nwords, sizeof(uint64));
-	word = st->masks + MASK_WORD * nwords;
-	keep = st->masks + MASK_KEEP * nwords;
-	run4 = st->masks + MASK_RUN4 * nwords;
-	brk = st->masks + MASK_BREAK * nwords;
-#ifdef USE_AVX2_SEGMENTER
-	if (simhash_simd == SIMD_AUTO && cpu_has_avx2)
-		ClassifyBlocksAvx2(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
-	else
-#endif
-		ClassifyBlocksSse2(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
-	word[nwords - 1] = keep[nwords - 1] = run4[nwords - 1] = brk[nwords - 1] = 0;
-}
-
-/*
- * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
- * (ICU's word rules restricted to ASCII).  Tokens are found a word of the
- * bitmaps at a time, from the bits where a token starts and ends.
- */
-static void
-SegmentAsciiBitmaps(SegmentState *st, const char *s, int32 len)
-{
-	int32		nwords = (len + 63) / 64 + 1;
-	const uint64 *word,
-			   *keep,
-			   *run4,
-			   *brk;
-	const char *lower;
-	RunCounter *rc = st->rc;
-	LaneCounter *tf = st->tf;
-	bool		newrun = st->newrun;
-	int32		open = -1;		/* start of a token that goes on in the next
-								 * word */
-	uint64		prevtop = 0;	/* bit 63 of the previous word */
-
-	/*
-	 * The current run's byte lanes and length (RunCounter's run and runlen)
-	 * stay in registers while words are added to the run; they go back to
-	 * rc when a run ends or reaches the cap, and at the end.
-	 */
-	const __m128i spread = _mm_set1_epi8(1);
-	__m128i		run0 = _mm_setzero_si128(),
-				run1 = _mm_setzero_si128(),
-				run2 = _mm_setzero_si128(),
-				run3 = _mm_setzero_si128();
-	int64		runlen = 0;
-
-#define LOAD_RUN() \
-	do { \
-		if (rc) \
-		{ \
-			run0 = _mm_loadu_si128((const __m128i *) rc->run); \
-			run1 = _mm_loadu_si128((const __m128i *) rc->run + 1); \
-			run2 = _mm_loadu_si128((const __m128i *) rc->run + 2); \
-			run3 = _mm_loadu_si128((const __m128i *) rc->run + 3); \
-			runlen = rc->runlen; \
-		} \
-	} while (0)
-#define SPILL_RUN() \
-	do { \
-		_mm_storeu_si128((__m128i *) rc->run, run0); \
-		_mm_storeu_si128((__m128i *) rc->run + 1, run1); \
-		_mm_storeu_si128((__m128i *) rc->run + 2, run2); \
-		_mm_storeu_si128((__m128i *) rc->run + 3, run3); \
-		rc->runlen = runlen; \
-	} while (0)
-
-	LOAD_RUN();
-	ClassifyAscii(st, s, len);
-	word = st->masks + MASK_WORD * nwords;
-	keep = st->masks + MASK_KEEP * nwords;
-	run4 = st->masks + MASK_RUN4 * nwords;
-	brk = st->masks + MASK_BREAK * nwords;
-	lower = st->lower;
-
-	for (int32 wi = 0; wi < nwords - 1; wi++)
-	{
-		uint64		w = word[wi];
-		uint64		starts = w & ~((w << 1) | prevtop);
-		uint64		ends = w & ~((w >> 1) | (word[wi + 1] << 63));	/* last bytes */
-		uint64		gapbrk = brk[wi] & ~w;	/* run breaks between tokens */
-		int32		base = wi << 6;
-
-		prevtop = w >> 63;
-		while (ends)
-		{
-			int32		start,
-						end = base + __builtin_ctzll(ends) + 1;
-			bool		kept,
-						longrun;
-
-			ends &= ends - 1;
-			if (open >= 0)
-			{
-				start = open;
-				open = -1;
-			}
-			else
-			{
-				int			sb = __builtin_ctzll(starts);
-				uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
-
-				starts &= starts - 1;
-				start = base + sb;
-				newrun |= before != 0;
-				gapbrk ^= before;
-			}
-			if (likely(start >= base))
-			{
-				/* within this word, as for nearly all tokens of text */
-				uint64		m = (~UINT64CONST(0) << (start - base)) &
-					(~UINT64CONST(0) >> (63 - (end - 1 - base)));
-
-				kept = (keep[wi] & m) != 0;
-				if (!kept)
-				{
-					newrun |= (brk[wi] & m) != 0;
-					continue;
-				}
-				/* a run of 4 from the token's fourth byte on */
-				longrun = (run4[wi] & m & (m << MAX_RUN)) != 0;
-			}
-			else
-			{
-				kept = AnySet(keep, start, end);
-				if (!kept)
-				{
-					newrun |= AnySet(brk, start, end);
-					continue;
-				}
-				longrun = AnySet(run4, start + MAX_RUN, end);
-			}
-			if (unlikely(longrun))
-			{
-				/* rare: copy with runs of at most MAX_RUN */
-				char	   *out = st->token;
-				int32		n = 0;
-
-				for (int32 k = start; k < end; k++)
-					if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
-										 lower[k] == out[n - 3]))
-						out[n++] = lower[k];
-				if (rc)
-				{
-					SPILL_RUN();
-					RunCounterAdd(rc, HashWord(out, n), newrun);
-					LOAD_RUN();
-				}
-				else if (tf)
-					LaneCounterAdd(tf, HashWord(out, n));
-				else
-					FeatureExtractorAddToken(st->fx, out, n, true, newrun);
-			}
-			else if (rc)
-			{
-				uint64		hash = HashWord(lower + start, end - start);
-
-				if (likely(!newrun && runlen < SIMHASH_RUN_CAP - 1))
-				{
-					/* RunCounterAdd's common case, on the lanes in registers */
-					__m128i		x = _mm_cvtsi64_si128((int64) hash);
-					__m128i		h = _mm_unpacklo_epi64(x, _mm_srli_epi64(x, 1));
-
-					runlen++;
-					run0 = _mm_add_epi64(run0, _mm_and_si128(h, spread));
-					run1 = _mm_add_epi64(run1, _mm_and_si128(_mm_srli_epi64(h, 2), spread));
-					run2 = _mm_add_epi64(run2, _mm_and_si128(_mm_srli_epi64(h, 4), spread));
-					run3 = _mm_add_epi64(run3, _mm_and_si128(_mm_srli_epi64(h, 6), spread));
-				}
-				else
-				{
-					SPILL_RUN();
-					RunCounterAdd(rc, hash, newrun);
-					LOAD_RUN();
-				}
-			}
-			else if (tf)
-				LaneCounterAdd(tf, HashWord(lower + start, end - start));
-			else
-				FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
-			newrun = false;
-		}
-		if (starts)
-		{
-			/* a token that goes on in the next word */
-			int			sb = __builtin_ctzll(starts);
-			uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
-
-			open = base + sb;
-			newrun |= before != 0;
-			gapbrk ^= before;
-		}
-		newrun |= gapbrk != 0;
-	}
-	Assert(open < 0);
-	if (rc)
-		SPILL_RUN();
-	st->newrun = newrun;
-#undef LOAD_RUN
-#undef SPILL_RUN
-}
 
 /* The ASCII fast path: SIMD unless simhash.simd is off (for the tests). */
 static void
 SegmentAscii(SegmentState *st, const char *s, int32 len)
 {
-	if (likely(simhash_simd != SIMD_OFF))
-		SegmentAsciiBitmaps(st, s, len);
-	else
+	if (unlikely(simhash_simd == SIMD_OFF))
 		SegmentAsciiScalar(st, s, len);
+#ifdef USE_AVX2_SEGMENTER
+	else if (simhash_simd == SIMD_AUTO && cpu_has_avx2)
+		SegmentAsciiAvx2(st, s, len);
+#endif
+	else
+		SegmentAsciiSse2(st, s, len);
 }
 
 #else
@@ -884,13 +722,17 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 static bool
 IsolatedPunct(UChar32 c)
 {
-	static UChar32 last_c = -1;
-	static bool last_result;
+	/* the answers for a few recent characters (“ and ” alternate) */
+	static UChar32 cached_c[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1};
+	static bool cached_result[16];
+	int			slot = c & 15;
+	bool		result;
 	UErrorCode	status = U_ZERO_ERROR;
 
-	if (c == last_c)
-		return last_result;
-	last_result = c >= 0x80 &&
+	if (cached_c[slot] == c)
+		return cached_result[slot];
+	result = c >= 0x80 &&
 		(U_GET_GC_MASK(c) & U_GC_P_MASK) != 0 &&
 		u_getIntPropertyValue(c, UCHAR_WORD_BREAK) == U_WB_OTHER &&
 		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
@@ -898,15 +740,16 @@ IsolatedPunct(UChar32 c)
 		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
 		!u_isalpha(c) && !u_isdigit(c) &&
 		unorm2_hasBoundaryBefore(nfkc_cf, c);
-	if (last_result)
+	if (result)
 	{
 		UChar		mapping[8];
 
 		status = U_ZERO_ERROR;
-		last_result = unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
+		result = unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
 	}
-	last_c = c;
-	return last_result;
+	cached_c[slot] = c;
+	cached_result[slot] = result;
+	return result;
 }
 
 /* Position of the first non-ASCII byte of s[from..to), or to. */
@@ -915,6 +758,15 @@ NextNonAscii(const char *s, int32 from, int32 to)
 {
 	int32		i = from;
 
+#ifdef USE_SSE2_SEGMENTER
+	for (; i + 16 <= to; i += 16)
+	{
+		int			high = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *) (s + i)));
+
+		if (high)
+			return i + __builtin_ctz(high);
+	}
+#endif
 	for (; i + 8 <= to; i += 8)
 	{
 		uint64		w;
