@@ -189,6 +189,9 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 	LOAD_RUN();
 	CLASSIFY_FUNC(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
 	word[nwords - 1] = keep[nwords - 1] = run4[nwords - 1] = brk[nwords - 1] = 0;
+	/* isolated punctuation that ends a run (its bytes are in no token) */
+	for (int k = 0; k < st->nbreaks; k++)
+		brk[st->breaks[k] >> 6] |= UINT64CONST(1) << (st->breaks[k] & 63);
 
 	for (int32 wi = 0; wi < nwords - 1; wi++)
 	{

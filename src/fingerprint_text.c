@@ -32,8 +32,9 @@
  * ASCII fast path: stretches of ASCII between safe cuts are segmented by a
  * hand-written equivalent of ICU's rules on ASCII (lower-casing is all
  * NFKC_Casefold does to ASCII); punctuation that is always a word of its own
- * (IsolatedPunct: curly quotes, dashes) is stepped over, and only the
- * pieces around other non-ASCII characters go through ICU.  With the
+ * (IsolatedPunct: curly quotes, dashes) stays in those stretches as bytes
+ * of no token (st->breaks marks where it ends a run), and only the pieces
+ * around other non-ASCII characters go through ICU.  With the
  * default options (and words weighted tf) the fast path hashes and counts
  * each word itself.  simhash.fast_path = off sends everything through ICU;
  * the regression test fingerprint_icu compares both on many random strings,
@@ -133,6 +134,10 @@ typedef struct SegmentState
 	int32		utf16cap;
 	UChar	   *norm;
 	int32		normcap;
+	/* ASCII fast path: isolated punctuation in the span that ends a run */
+	int32	   *breaks;			/* offsets of its first bytes, ascending */
+	int32		nbreaks;
+	int32		breakcap;
 #ifdef USE_SSE2_SEGMENTER
 	/* ASCII fast path: the span lower-cased, and bitmaps of its bytes */
 	char	   *lower;			/* the span lower-cased */
@@ -365,6 +370,7 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 	bool		newrun = st->newrun;
 	char	   *out = st->token;
 	int32		i = 0;
+	int32		nextbreak = 0;
 
 	while (i < len)
 	{
@@ -372,9 +378,24 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 		int32		toklen = 0;
 		uint8		seen = 0;
 
-		/* skip to the start of a token */
+		/*
+		 * skip to the start of a token; isolated punctuation (non-ASCII)
+		 * ends a run where st->breaks says so
+		 */
 		while (i < len && !(ascii_flags[u[i]] & AF_WORD))
-			newrun |= (ascii_flags[u[i++]] & AF_BREAK) != 0;
+		{
+			if (unlikely(u[i] >= 0x80))
+			{
+				if (nextbreak < st->nbreaks && st->breaks[nextbreak] == i)
+				{
+					newrun = true;
+					nextbreak++;
+				}
+			}
+			else
+				newrun |= (ascii_flags[u[i]] & AF_BREAK) != 0;
+			i++;
+		}
 		if (i >= len)
 			break;
 
@@ -612,10 +633,16 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 #endif
 	else
 		SegmentAsciiSse2(st, s, len);
+	st->nbreaks = 0;
 }
 
 #else
-#define SegmentAscii SegmentAsciiScalar
+static void
+SegmentAscii(SegmentState *st, const char *s, int32 len)
+{
+	SegmentAsciiScalar(st, s, len);
+	st->nbreaks = 0;
+}
 #endif							/* USE_SSE2_SEGMENTER */
 
 static void
@@ -801,61 +828,65 @@ IsCut(const char *s, int32 from, int32 x, int32 len)
  * are safe cuts: ASCII stretches go through the fast path, the pieces
  * around non-ASCII characters (from the last cut before them to the first
  * cut after them) through ICU.  Both give the tokens ICU would give for the
- * whole span, since every cut is one where ICU breaks anyway.
+ * whole span, since every cut is one where ICU breaks anyway.  Isolated
+ * punctuation (IsolatedPunct) stays inside the fast path's stretches: it
+ * is never part of a token, and where it ends a run, st->breaks says so.
  */
 static void
 SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 {
-	int32		p = start;
+	int32		p = start;		/* start of the stretch for the fast path */
+	int32		x = start;		/* scanned up to here */
 
 	if (!simhash_fast_path)
 	{
 		SegmentIcu(st, s + start, end - start);
 		return;
 	}
-	while (p < end)
+	Assert(st->nbreaks == 0);
+	while (x < end)
 	{
-		int32		q = NextNonAscii(s, p, end);
+		int32		q = NextNonAscii(s, x, end);
+		int32		r = q;
 		int32		a,
 					b;
+		UChar32		c;
 
 		if (q == end)
-		{
-			Reserve((void **) &st->token, &st->tokencap, end - p + 4, 1);
-			SegmentAscii(st, s + p, end - p);
-			return;
-		}
+			break;
+
 		/*
 		 * Punctuation that is a word of its own, followed by ASCII or the
-		 * end of the span (a safe cut): ASCII up to it, and it can only end
-		 * a run.  Tokens never span it, so the ASCII on either side may be
-		 * segmented apart.
+		 * end of the span (a safe cut): tokens never span it, and it can
+		 * only end a run.
 		 */
+		U8_NEXT((const uint8_t *) s, r, end, c);
+		if ((r == end || (unsigned char) s[r] < 0x80) && IsolatedPunct(c))
 		{
-			int32		r = q;
-			UChar32		c;
-
-			U8_NEXT((const uint8_t *) s, r, end, c);
-			if ((r == end || (unsigned char) s[r] < 0x80) && IsolatedPunct(c))
+			if (RunBreak(c))
 			{
-				if (q > p)
+				if (st->nbreaks == st->breakcap)
 				{
-					Reserve((void **) &st->token, &st->tokencap, q - p + 4, 1);
-					SegmentAscii(st, s + p, q - p);
+					/* grow, keeping the contents (Reserve does not) */
+					st->breakcap = Max(64, 2 * st->breakcap);
+					st->breaks = st->breaks ?
+						repalloc(st->breaks, st->breakcap * sizeof(int32)) :
+						palloc(st->breakcap * sizeof(int32));
 				}
-				st->newrun |= RunBreak(c);
-				p = r;
-				continue;
+				st->breaks[st->nbreaks++] = q - p;
 			}
+			x = r;
+			continue;
 		}
-		/* ASCII up to the last cut before the non-ASCII character */
-		for (a = q; a > p && !IsCut(s, p, a, len); a--)
+		/* the stretch up to the last cut before the non-ASCII character */
+		for (a = q; a > x && !IsCut(s, x, a, len); a--)
 			;
 		if (a > p)
 		{
 			Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
 			SegmentAscii(st, s + p, a - p);
 		}
+		st->nbreaks = 0;
 		/* ICU from there to the first cut after it */
 		b = q;
 		while (b < end)
@@ -865,8 +896,14 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 				break;
 		}
 		SegmentIcu(st, s + a, b - a);
-		p = b;
+		p = x = b;
 	}
+	if (end > p)
+	{
+		Reserve((void **) &st->token, &st->tokencap, end - p + 4, 1);
+		SegmentAscii(st, s + p, end - p);
+	}
+	st->nbreaks = 0;
 }
 
 /*
