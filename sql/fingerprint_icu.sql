@@ -2,7 +2,10 @@
 -- in chunks does not change them.  simhash.fast_path = off sends all text
 -- through ICU; results must not change.  Random strings over an alphabet
 -- that exercises the word break rules, also mixed with non-ASCII
--- characters (so that ASCII stretches and ICU pieces alternate).
+-- characters (so that ASCII stretches and ICU pieces alternate).  The fast
+-- path is compared with ICU in each of its variants (simhash.simd): the
+-- best the CPU has (AVX2 on most x86-64), SSE2, and the portable scalar code
+-- of other architectures.
 SELECT setseed(0.42);
 CREATE TEMP TABLE random_text AS
 SELECT i, string_agg(substr(CASE WHEN i % 2 = 0 THEN $$aAbZ19_.'',;:@"-! 	
@@ -11,21 +14,30 @@ xYq0|é“”　中文 ß。́Ａ$$ END, 1 + floor(random() * CASE WHEN i % 2 = 
   FROM generate_series(1, 20000) i, generate_series(1, 12) j GROUP BY i;
 CREATE TEMP TABLE results (path text, i int, features text[], fp_default simhash,
                            fp_chars simhash, fp_shingles simhash);
+CREATE FUNCTION pg_temp.fill_results(path text) RETURNS void LANGUAGE sql AS $$
+INSERT INTO results SELECT path, i,
+  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
+  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+-- the default options and words weighted tf take their own paths
+INSERT INTO results SELECT path || ' tf', i, NULL, simhash(s, 'words', 1, 'tf'), NULL, NULL FROM random_text;
+$$;
 SET simhash.fast_path = on;
-INSERT INTO results SELECT 'fast', i,
-  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
-  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+SELECT pg_temp.fill_results('fast');
+SET simhash.simd = sse2;
+SELECT pg_temp.fill_results('fast sse2');
+SET simhash.simd = off;
+SELECT pg_temp.fill_results('fast scalar');
+RESET simhash.simd;
 SET simhash.fast_path = off;
-INSERT INTO results SELECT 'icu', i,
-  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
-  simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
+SELECT pg_temp.fill_results('icu');
 RESET simhash.fast_path;
-SELECT count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS token_mismatches,
+SELECT f.path, count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS token_mismatches,
        count(*) FILTER (WHERE f.fp_default IS DISTINCT FROM c.fp_default) AS default_mismatches,
        count(*) FILTER (WHERE f.fp_chars IS DISTINCT FROM c.fp_chars) AS chars_mismatches,
        count(*) FILTER (WHERE f.fp_shingles IS DISTINCT FROM c.fp_shingles) AS shingles_mismatches,
        count(*) FILTER (WHERE f.fp_default IS NOT NULL) AS with_fingerprint
-  FROM results f JOIN results c ON c.i = f.i AND c.path = 'icu' WHERE f.path = 'fast';
+  FROM results f JOIN results c ON c.i = f.i AND c.path = CASE WHEN f.path LIKE '% tf' THEN 'icu tf' ELSE 'icu' END
+ WHERE f.path LIKE 'fast%' GROUP BY 1 ORDER BY 1;
 -- Longer strings: tokens across the 64-byte words of the fast path's
 -- bitmaps, and runs of repeated characters.
 CREATE TEMP TABLE random_long AS
@@ -42,6 +54,14 @@ SELECT count(*) FILTER (WHERE r.features IS DISTINCT FROM
        min(length(s)) > 150 AS long_enough
   FROM random_long JOIN long_results r USING (i);
 RESET simhash.fast_path;
+CREATE TEMP TABLE long_fp AS SELECT i, simhash(s) AS d, simhash(s, 'words', 1, 'tf', true) AS t FROM random_long;
+SET simhash.simd = sse2;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) IS DISTINCT FROM (d, t)) AS long_sse2_mismatches
+  FROM random_long JOIN long_fp USING (i);
+SET simhash.simd = off;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) IS DISTINCT FROM (d, t)) AS long_scalar_mismatches
+  FROM random_long JOIN long_fp USING (i);
+RESET simhash.simd;
 
 -- U+3000 (ideographic space) normalizes to a space: it changes no feature.
 SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM simhash(U&'\3000' || s)) AS ideographic_space_mismatches
@@ -80,3 +100,39 @@ SELECT simhash(text '近似重复检测是搜索引擎的重要技术，它可�
        simhash(text '近似重复检测是搜索引擎的关键技术，它可以发现内容相同的网页并节省存储空间。') <= 8 AS chinese_edit_near,
        simhash(text '近似重复检测是搜索引擎的重要技术，它可以发现内容相同的网页并节省存储空间。') <->
        simhash(text '数据库系统使用索引来加快查询速度，并通过事务保证数据的一致性和持久性。') > 8 AS chinese_unrelated_far;
+
+-- Complex-context punctuation (Line_Break SA: Tai Tham U+1AA0..U+1AA6,
+-- U+1AA8..U+1AAD, Tai Viet U+AADE..U+AADF) is joined to neighbouring
+-- letters by ICU's word rules, so the fast path may not cut after it.
+CREATE TEMP TABLE complex_punct AS
+SELECT cp, s FROM (SELECT cp FROM generate_series(x'1AA0'::int, x'1AAD'::int) cp WHERE cp <> x'1AA7'::int
+                   UNION ALL SELECT x'AADE'::int UNION ALL SELECT x'AADF'::int) c,
+  LATERAL (VALUES ('ab' || chr(cp)), (chr(cp) || 'ab'), ('ab' || chr(cp) || 'cd'),
+                  ('ab ' || chr(cp) || ' cd. Ef'), ('x. ' || chr(cp) || chr(cp) || 'yz'),
+                  (U&'\1A20\1A21' || chr(cp) || 'ab'), ('ab' || chr(cp) || U&'\1A20 cd'),
+                  (repeat('word ', 30) || 'ab' || chr(cp) || 'cd ' || repeat('more ', 30))) v(s);
+CREATE TEMP TABLE complex_fast AS
+SELECT cp, s, (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
+                 FROM simhash_features(s, 'words', 1, 'runs', true)) AS features, simhash(s) AS fp
+  FROM complex_punct;
+SET simhash.fast_path = off;
+SELECT count(*) AS strings,
+       count(*) FILTER (WHERE features IS DISTINCT FROM
+         (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
+            FROM simhash_features(s, 'words', 1, 'runs', true))) AS feature_mismatches,
+       count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)) AS fingerprint_mismatches
+  FROM complex_fast;
+RESET simhash.fast_path;
+SELECT feature, occurrences FROM simhash_features(U&'ab\1AA0 cd') ORDER BY feature;
+
+-- Every code point of the Basic Multilingual Plane in a few ASCII contexts:
+-- the fast path (with its chunk cuts and isolated punctuation) agrees with
+-- ICU.
+CREATE TEMP TABLE bmp AS
+SELECT s, simhash(s) AS fp
+  FROM generate_series(128, 65533) cp,
+       LATERAL (VALUES ('ab' || chr(cp) || 'cd'), (chr(cp) || 'ab. '), ('x ' || chr(cp) || ' y')) v(s)
+ WHERE cp NOT BETWEEN x'D800'::int AND x'DFFF'::int;
+SET simhash.fast_path = off;
+SELECT count(*) AS strings, count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)) AS mismatches FROM bmp;
+RESET simhash.fast_path;

@@ -19,3 +19,16 @@ SELECT body, expected, simhash(body) AS actual
   FROM golden
  WHERE (features, n, weighting, numbers) = ('words', 0, 'runs', false)
    AND simhash(body) IS DISTINCT FROM expected;
+-- Each variant of the ASCII fast path (simhash.simd), and ICU alone, give
+-- the same vectors.
+SET simhash.simd = sse2;
+SELECT count(*) FILTER (WHERE simhash(body, features, n, weighting, numbers) IS DISTINCT FROM expected) AS sse2_mismatches
+  FROM golden;
+SET simhash.simd = off;
+SELECT count(*) FILTER (WHERE simhash(body, features, n, weighting, numbers) IS DISTINCT FROM expected) AS scalar_mismatches
+  FROM golden;
+RESET simhash.simd;
+SET simhash.fast_path = off;
+SELECT count(*) FILTER (WHERE simhash(body, features, n, weighting, numbers) IS DISTINCT FROM expected) AS icu_mismatches
+  FROM golden;
+RESET simhash.fast_path;

@@ -28,6 +28,13 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+static const struct config_enum_entry simd_options[] = {
+	{"auto", SIMD_AUTO, false},
+	{"sse2", SIMD_SSE2, false},
+	{"off", SIMD_OFF, false},
+	{NULL, 0, false}
+};
+
 /*
  * Defines the settings of fingerprinting.  ICU objects are opened on first
  * use, so loading the library stays cheap.
@@ -42,6 +49,18 @@ SimhashFingerprintInit(void)
 							 "off only makes simhash(text) slower.",
 							 &simhash_fast_path,
 							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomEnumVariable("simhash.simd",
+							 "Chooses the SIMD code of the ASCII fast path.",
+							 "auto uses the best the CPU has (AVX2, SSE2); sse2 "
+							 "forces SSE2; off runs the portable byte-at-a-time "
+							 "code of other architectures.  The results are the "
+							 "same (the regression tests compare them).",
+							 &simhash_simd,
+							 SIMD_AUTO,
+							 simd_options,
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);

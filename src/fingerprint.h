@@ -272,4 +272,13 @@ extern void SegmentToastedDocument(struct varlena *attr, bool numbers,
 extern int	IcuMajorVersion(void);
 extern bool simhash_fast_path;
 
+/* simhash.simd: the code the ASCII fast path runs */
+typedef enum SimdLevel
+{
+	SIMD_OFF,					/* portable byte-at-a-time code */
+	SIMD_SSE2,					/* SSE2 on x86-64, else as off */
+	SIMD_AUTO					/* the best the CPU has (AVX2, SSE2) */
+} SimdLevel;
+extern int	simhash_simd;
+
 #endif							/* SIMHASH_FINGERPRINT_H */

@@ -34,11 +34,13 @@
  * ASCII fast path: stretches of ASCII between safe cuts are segmented by a
  * hand-written equivalent of ICU's rules on ASCII (lower-casing is all
  * NFKC_Casefold does to ASCII); punctuation that is always a word of its own
- * (IsolatedPunct: curly quotes, dashes) is stepped over, and only the
- * pieces around other non-ASCII characters go through ICU.  With the
+ * (IsolatedPunct: curly quotes, dashes) stays in those stretches as bytes
+ * of no token (st->breaks marks where it ends a run), and only the pieces
+ * around other non-ASCII characters go through ICU.  With the
  * default options (and words weighted tf) the fast path hashes and counts
  * each word itself.  simhash.fast_path = off sends everything through ICU;
- * the regression test fingerprint_icu compares both on many random strings.
+ * the regression test fingerprint_icu compares both on many random strings,
+ * with each variant of the fast path (simhash.simd: AVX2, SSE2, portable).
  */
 #include "fingerprint.h"
 
@@ -59,17 +61,30 @@
 #define CHUNK_BYTES		(64 * 1024)
 
 /*
- * On x86-64 the ASCII fast path classifies 16 bytes at a time (SSE2 is part
- * of the x86-64 baseline, so no -march flag is needed).  Elsewhere it runs
- * the byte-at-a-time loop, which gives the same tokens.
+ * On x86-64 the ASCII fast path classifies 16 bytes at a time with SSE2,
+ * which is part of the x86-64 baseline (no -march flag is needed), or 32
+ * at a time with AVX2 when the CPU has it (a function compiled for AVX2
+ * alone, chosen at run time).  Elsewhere it runs the byte-at-a-time loop,
+ * which gives the same tokens.
  */
 #if defined(__SSE2__)
 #define USE_SSE2_SEGMENTER
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#define USE_AVX2_SEGMENTER
+#include <immintrin.h>
+#endif
 #endif
 
 /* simhash.fast_path: use the ASCII fast path (results are the same). */
 bool		simhash_fast_path = true;
+
+/* simhash.simd: which code the ASCII fast path runs (results are the same). */
+int			simhash_simd = SIMD_AUTO;
+
+#ifdef USE_AVX2_SEGMENTER
+static bool cpu_has_avx2 = false;
+#endif
 
 /* Longest run of one code point kept inside a token. */
 #define MAX_RUN			3
@@ -121,9 +136,13 @@ typedef struct SegmentState
 	int32		utf16cap;
 	UChar	   *norm;
 	int32		normcap;
+	/* ASCII fast path: isolated punctuation in the span that ends a run */
+	int32	   *breaks;			/* offsets of its first bytes, ascending */
+	int32		nbreaks;
+	int32		breakcap;
 #ifdef USE_SSE2_SEGMENTER
 	/* ASCII fast path: the span lower-cased, and bitmaps of its bytes */
-	char	   *lower;			/* lower-cased span, 16 bytes of 0 in front */
+	char	   *lower;			/* the span lower-cased */
 	int32		lowercap;
 	uint64	   *masks;			/* MASK_KINDS bitmaps of nmaskwords words */
 	int32		maskcap;
@@ -206,6 +225,11 @@ EnsureIcu(void)
 				 errmsg("could not open the ICU word break iterator: %s",
 						u_errorName(status))));
 	InitAsciiClasses();
+#ifdef USE_AVX2_SEGMENTER
+	__builtin_cpu_init();
+	cpu_has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+		__builtin_cpu_supports("bmi2");
+#endif
 	for (int c = 0; c < 128; c++)
 	{
 		uint8		cl = ascii_class[c];
@@ -244,7 +268,7 @@ IcuMajorVersion(void)
 /*
  * Can a chunk end right after c?  Only after whitespace, or punctuation
  * that UAX #29 (as ICU tailors it) never joins to anything and that NFKC
- * leaves alone.
+ * leaves alone.  The ASCII fast path cuts at the same places.
  */
 static bool
 SafeToCutAfter(UChar32 c)
@@ -262,6 +286,13 @@ SafeToCutAfter(UChar32 c)
 		return false;
 	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
 	if (wb != U_WB_OTHER)
+		return false;
+	/*
+	 * ICU's word rules join complex-context characters (Line_Break SA) to
+	 * their neighbours as letters, punctuation among them too (Tai Tham
+	 * U+1AA0..U+1AAD, Tai Viet U+AADE..U+AADF).
+	 */
+	if (u_getIntPropertyValue(c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT)
 		return false;
 	{
 		UChar		mapping[8];
@@ -341,6 +372,7 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 	bool		newrun = st->newrun;
 	char	   *out = st->token;
 	int32		i = 0;
+	int32		nextbreak = 0;
 
 	while (i < len)
 	{
@@ -348,9 +380,24 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 		int32		toklen = 0;
 		uint8		seen = 0;
 
-		/* skip to the start of a token */
+		/*
+		 * skip to the start of a token; isolated punctuation (non-ASCII)
+		 * ends a run where st->breaks says so
+		 */
 		while (i < len && !(ascii_flags[u[i]] & AF_WORD))
-			newrun |= (ascii_flags[u[i++]] & AF_BREAK) != 0;
+		{
+			if (unlikely(u[i] >= 0x80))
+			{
+				if (nextbreak < st->nbreaks && st->breaks[nextbreak] == i)
+				{
+					newrun = true;
+					nextbreak++;
+				}
+			}
+			else
+				newrun |= (ascii_flags[u[i]] & AF_BREAK) != 0;
+			i++;
+		}
 		if (i >= len)
 			break;
 
@@ -426,15 +473,19 @@ Reserve(void **buf, int32 *cap, int32 need, Size elem)
 
 #ifdef USE_SSE2_SEGMENTER
 
+/*
+ * Bitmaps of an ASCII span that the token loop reads, one bit per byte, in
+ * words of 64 bits; one more word than the span needs, which is zero.
+ */
 enum
 {
-	MASK_WORD,					/* letter, digit, '_', '@', joining mid char */
-	MASK_ALPHA,					/* A-Z, a-z */
-	MASK_DIGIT,					/* 0-9 */
-	MASK_RUN4,					/* lower[k] == lower[k-1] == lower[k-2] == lower[k-3] */
-	MASK_AHLETTER,				/* A-Z, a-z, '@' */
-	MASK_MIDLETTER,				/* '.', '\'' */
-	MASK_MIDNUM,				/* '.', '\'', ',', ';' */
+	MASK_WORD,					/* in a token: letter, digit, '_', '@', or a
+								 * mid character that joins two letters or
+								 * two digits */
+	MASK_KEEP,					/* makes a token kept: A-Z, a-z, and 0-9
+								 * with the option numbers */
+	MASK_RUN4,					/* lower[k] == lower[k-1] == lower[k-2] ==
+								 * lower[k-3] */
 	MASK_BREAK,					/* ends a run (AF_BREAK) */
 	MASK_KINDS
 };
@@ -469,23 +520,6 @@ NextSet(const uint64 *m, int32 pos, int32 limit)
 	return pos < limit ? pos : limit;
 }
 
-/* First position >= pos (and < limit) whose bit is clear, or limit. */
-static inline int32
-NextClear(const uint64 *m, int32 pos, int32 limit)
-{
-	int32		w = pos >> 6;
-	uint64		x = ~m[w] & (~UINT64CONST(0) << (pos & 63));
-
-	while (x == 0)
-	{
-		if ((++w << 6) >= limit)
-			return limit;
-		x = ~m[w];
-	}
-	pos = (w << 6) + __builtin_ctzll(x);
-	return pos < limit ? pos : limit;
-}
-
 /* Is any bit in [from, to) set? */
 static inline bool
 AnySet(const uint64 *m, int32 from, int32 to)
@@ -494,7 +528,6 @@ AnySet(const uint64 *m, int32 from, int32 to)
 		return false;
 	if ((from >> 6) == ((to - 1) >> 6))
 	{
-		/* one word, as for nearly all words of text */
 		uint64		range = (~UINT64CONST(0) << (from & 63)) &
 			(~UINT64CONST(0) >> (63 - ((to - 1) & 63)));
 
@@ -503,217 +536,115 @@ AnySet(const uint64 *m, int32 from, int32 to)
 	return NextSet(m, from, to) < to;
 }
 
-static inline __m128i
-InRange(__m128i v, char lo, char hi)
-{
-	return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(lo - 1)),
-						 _mm_cmplt_epi8(v, _mm_set1_epi8(hi + 1)));
-}
-
 /*
- * Lower-cases the ASCII span s[0..len) into st->lower and sets the bitmaps,
- * 16 bytes at a time.
+ * Makes room in st for the lower-cased span of len bytes and its bitmaps
+ * (nwords words of each kind); returns nwords.
  */
-static void
-ClassifyAscii(SegmentState *st, const char *s, int32 len)
+static int32
+PrepareBitmaps(SegmentState *st, int32 len)
 {
 	int32		nwords = (len + 63) / 64 + 1;
-	uint64	   *word,
-			   *alpha,
-			   *digit,
-			   *run4,
-			   *ahletter,
-			   *midletter,
-			   *midnum,
-			   *brk;
-	char	   *lower;
 
-	Reserve((void **) &st->lower, &st->lowercap, len + 64, 1);
+	Reserve((void **) &st->lower, &st->lowercap, (nwords - 1) * 64, 1);
 	Reserve((void **) &st->masks, &st->maskcap, MASK_KINDS * nwords, sizeof(uint64));
-	memset(st->masks, 0, sizeof(uint64) * MASK_KINDS * nwords);
-	word = st->masks + MASK_WORD * nwords;
-	alpha = st->masks + MASK_ALPHA * nwords;
-	digit = st->masks + MASK_DIGIT * nwords;
-	run4 = st->masks + MASK_RUN4 * nwords;
-	ahletter = st->masks + MASK_AHLETTER * nwords;
-	midletter = st->masks + MASK_MIDLETTER * nwords;
-	midnum = st->masks + MASK_MIDNUM * nwords;
-	brk = st->masks + MASK_BREAK * nwords;
-	memset(st->lower, 0, 16);
-	lower = st->lower + 16;
-
-	for (int32 i = 0; i < len; i += 16)
-	{
-		__m128i		v,
-					lo,
-					upper,
-					isalpha,
-					isdigit,
-					isword,
-					isat,
-					ismidletter,
-					ismidnum;
-		uint64		bits;
-
-		if (len - i >= 16)
-			v = _mm_loadu_si128((const __m128i *) (s + i));
-		else
-		{
-			char		tail[16] = {0};
-
-			memcpy(tail, s + i, len - i);
-			v = _mm_loadu_si128((const __m128i *) tail);
-		}
-		upper = InRange(v, 'A', 'Z');
-		lo = _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
-		isalpha = InRange(lo, 'a', 'z');
-		isdigit = InRange(v, '0', '9');
-		isat = _mm_cmpeq_epi8(v, _mm_set1_epi8('@'));
-		isword = _mm_or_si128(_mm_or_si128(isalpha, isdigit),
-							  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), isat));
-		ismidletter = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-								   _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
-		ismidnum = _mm_or_si128(ismidletter,
-								_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
-											 _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))));
-		_mm_storeu_si128((__m128i *) (lower + i), lo);
-
-		bits = (uint64) (uint16) _mm_movemask_epi8(isword);
-		word[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(isalpha);
-		alpha[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(isdigit);
-		digit[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(_mm_or_si128(isalpha, isat));
-		ahletter[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(ismidletter);
-		midletter[i >> 6] |= bits << (i & 63);
-		bits = (uint64) (uint16) _mm_movemask_epi8(ismidnum);
-		midnum[i >> 6] |= bits << (i & 63);
-
-		/*
-		 * Run breaks: look up the few bytes that are neither letter, digit
-		 * nor space.
-		 */
-		bits = (uint64) (uint16) ~_mm_movemask_epi8(
-			_mm_or_si128(_mm_or_si128(isalpha, isdigit),
-						 _mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
-		if (len - i < 16)
-			bits &= (UINT64CONST(1) << (len - i)) - 1;
-		while (bits)
-		{
-			int			b = __builtin_ctzll(bits);
-
-			if (ascii_flags[(unsigned char) s[i + b]] & AF_BREAK)
-				brk[(i + b) >> 6] |= UINT64CONST(1) << ((i + b) & 63);
-			bits &= bits - 1;
-		}
-	}
-
-	/*
-	 * A mid character between two letters ('.', '\'') or two digits ('.',
-	 * '\'', ',', ';') joins them into one token: make it a word byte.  The
-	 * neighbours' bits come from the words before and after.
-	 */
-	for (int32 w = 0; w < nwords; w++)
-	{
-		uint64		prev_ahl = (ahletter[w] << 1) | (w > 0 ? ahletter[w - 1] >> 63 : 0);
-		uint64		next_ahl = (ahletter[w] >> 1) | (w + 1 < nwords ? ahletter[w + 1] << 63 : 0);
-		uint64		prev_dig = (digit[w] << 1) | (w > 0 ? digit[w - 1] >> 63 : 0);
-		uint64		next_dig = (digit[w] >> 1) | (w + 1 < nwords ? digit[w + 1] << 63 : 0);
-
-		word[w] |= (midletter[w] & prev_ahl & next_ahl) | (midnum[w] & prev_dig & next_dig);
-	}
-	/* bytes past the end are zero: they are no word and no run */
-	for (int32 i = 0; i < len; i += 16)
-	{
-		__m128i		c0 = _mm_loadu_si128((const __m128i *) (lower + i));
-		__m128i		c1 = _mm_loadu_si128((const __m128i *) (lower + i - 1));
-		__m128i		c2 = _mm_loadu_si128((const __m128i *) (lower + i - 2));
-		__m128i		c3 = _mm_loadu_si128((const __m128i *) (lower + i - 3));
-		__m128i		eq = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(c0, c1),
-													 _mm_cmpeq_epi8(c0, c2)),
-									   _mm_cmpeq_epi8(c0, c3));
-		uint64		bits = (uint64) (uint16) _mm_movemask_epi8(eq);
-
-		run4[i >> 6] |= bits << (i & 63);
-	}
+	return nwords;
 }
 
+/* The fast path for SSE2, 16 bytes at a time. */
+#define SEGMENT_FUNC	SegmentAsciiSse2
+#define CLASSIFY_FUNC	ClassifyBlocksSse2
+#define SEGMENT_TARGET
+#define VEC				__m128i
+#define VW				16
+#define V_LOAD(p)		_mm_loadu_si128((const __m128i *) (p))
+#define V_STORE(p, v)	_mm_storeu_si128((__m128i *) (p), v)
+#define V_ZERO()		_mm_setzero_si128()
+#define V_SET1(c)		_mm_set1_epi8(c)
+#define V_OR(a, b)		_mm_or_si128(a, b)
+#define V_AND(a, b)		_mm_and_si128(a, b)
+#define V_ADD8(a, b)	_mm_add_epi8(a, b)
+#define V_EQ8(a, b)		_mm_cmpeq_epi8(a, b)
+#define V_LT8(a, b)		_mm_cmplt_epi8(a, b)
+#define V_BITS(v)		((uint64) (uint16) _mm_movemask_epi8(v))
+#define V_PREV1(v, prev) _mm_or_si128(_mm_slli_si128(v, 1), _mm_srli_si128(prev, 15))
+/* run lanes k, k + 1 side by side in each of 4 vectors: hash >> k, hash >> (k + 1) */
+#define RUN_VEC			__m128i
+#define RUN_N			4
+#define RUN_LOAD(p)		_mm_loadu_si128(p)
+#define RUN_STORE(p, v)	_mm_storeu_si128(p, v)
+#define RUN_ADD(run, hash) \
+	do { \
+		__m128i		x_ = _mm_cvtsi64_si128((int64) (hash)); \
+		__m128i		h_ = _mm_unpacklo_epi64(x_, _mm_srli_epi64(x_, 1)); \
+		__m128i		m_ = _mm_set1_epi8(1); \
+		(run)[0] = _mm_add_epi64((run)[0], _mm_and_si128(h_, m_)); \
+		(run)[1] = _mm_add_epi64((run)[1], _mm_and_si128(_mm_srli_epi64(h_, 2), m_)); \
+		(run)[2] = _mm_add_epi64((run)[2], _mm_and_si128(_mm_srli_epi64(h_, 4), m_)); \
+		(run)[3] = _mm_add_epi64((run)[3], _mm_and_si128(_mm_srli_epi64(h_, 6), m_)); \
+	} while (0)
+#include "fingerprint_classify.h"
+
+#ifdef USE_AVX2_SEGMENTER
 /*
- * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
- * (ICU's word rules restricted to ASCII), without a branch per byte.
+ * The same for AVX2, 32 bytes at a time, compiled for AVX2 and BMI2 alone
+ * and used when the CPU has them.
  */
+#define SEGMENT_FUNC	SegmentAsciiAvx2
+#define CLASSIFY_FUNC	ClassifyBlocksAvx2
+#define SEGMENT_TARGET	__attribute__((target("avx2,bmi,bmi2")))
+#define VEC				__m256i
+#define VW				32
+#define V_LOAD(p)		_mm256_loadu_si256((const __m256i *) (p))
+#define V_STORE(p, v)	_mm256_storeu_si256((__m256i *) (p), v)
+#define V_ZERO()		_mm256_setzero_si256()
+#define V_SET1(c)		_mm256_set1_epi8(c)
+#define V_OR(a, b)		_mm256_or_si256(a, b)
+#define V_AND(a, b)		_mm256_and_si256(a, b)
+#define V_ADD8(a, b)	_mm256_add_epi8(a, b)
+#define V_EQ8(a, b)		_mm256_cmpeq_epi8(a, b)
+#define V_LT8(a, b)		_mm256_cmpgt_epi8(b, a)
+#define V_BITS(v)		((uint64) (uint32) _mm256_movemask_epi8(v))
+#define V_PREV1(v, prev) \
+	_mm256_alignr_epi8(v, _mm256_permute2x128_si256(prev, v, 0x21), 15)
+/* run lanes k .. k + 3 in each of 2 vectors: hash >> k ... */
+#define RUN_VEC			__m256i
+#define RUN_N			2
+#define RUN_LOAD(p)		_mm256_loadu_si256(p)
+#define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
+#define RUN_ADD(run, hash) \
+	do { \
+		__m256i		h_ = _mm256_set1_epi64x((int64) (hash)); \
+		__m256i		m_ = _mm256_set1_epi8(1); \
+		(run)[0] = _mm256_add_epi64((run)[0], _mm256_and_si256( \
+			_mm256_srlv_epi64(h_, _mm256_set_epi64x(3, 2, 1, 0)), m_)); \
+		(run)[1] = _mm256_add_epi64((run)[1], _mm256_and_si256( \
+			_mm256_srlv_epi64(h_, _mm256_set_epi64x(7, 6, 5, 4)), m_)); \
+	} while (0)
+#include "fingerprint_classify.h"
+#endif
+
+/* The ASCII fast path: SIMD unless simhash.simd is off (for the tests). */
 static void
 SegmentAscii(SegmentState *st, const char *s, int32 len)
 {
-	int32		nwords = (len + 63) / 64 + 1;
-	const uint64 *word,
-			   *alpha,
-			   *digit,
-			   *run4,
-			   *brk;
-	const char *lower;
-	RunCounter *rc = st->rc;
-	LaneCounter *tf = st->tf;
-	bool		newrun = st->newrun;
-	int32		pos = 0;
-
-	ClassifyAscii(st, s, len);
-	word = st->masks + MASK_WORD * nwords;
-	alpha = st->masks + MASK_ALPHA * nwords;
-	digit = st->masks + MASK_DIGIT * nwords;
-	run4 = st->masks + MASK_RUN4 * nwords;
-	brk = st->masks + MASK_BREAK * nwords;
-	lower = st->lower + 16;
-
-	while (pos < len)
-	{
-		int32		start = NextSet(word, pos, len);
-		int32		end;
-		bool		keep;
-
-		newrun |= AnySet(brk, pos, start);
-		if (start >= len)
-			break;
-		end = NextClear(word, start, len);	/* joins are word bytes */
-		pos = end;
-		keep = AnySet(alpha, start, end) || (st->numbers && AnySet(digit, start, end));
-		if (!keep)
-		{
-			newrun |= AnySet(brk, start, end);
-			continue;
-		}
-		if (AnySet(run4, start + MAX_RUN, end))
-		{
-			/* rare: copy with runs of at most MAX_RUN */
-			char	   *out = st->token;
-			int32		n = 0;
-
-			for (int32 k = start; k < end; k++)
-				if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
-									 lower[k] == out[n - 3]))
-					out[n++] = lower[k];
-			if (rc)
-				RunCounterAdd(rc, HashWord(out, n), newrun);
-			else if (tf)
-				LaneCounterAdd(tf, HashWord(out, n));
-			else
-				FeatureExtractorAddToken(st->fx, out, n, true, newrun);
-		}
-		else if (rc)
-			RunCounterAdd(rc, HashWord(lower + start, end - start), newrun);
-		else if (tf)
-			LaneCounterAdd(tf, HashWord(lower + start, end - start));
-		else
-			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
-		newrun = false;
-	}
-	st->newrun = newrun;
+	if (unlikely(simhash_simd == SIMD_OFF))
+		SegmentAsciiScalar(st, s, len);
+#ifdef USE_AVX2_SEGMENTER
+	else if (simhash_simd == SIMD_AUTO && cpu_has_avx2)
+		SegmentAsciiAvx2(st, s, len);
+#endif
+	else
+		SegmentAsciiSse2(st, s, len);
+	st->nbreaks = 0;
 }
 
 #else
-#define SegmentAscii SegmentAsciiScalar
+static void
+SegmentAscii(SegmentState *st, const char *s, int32 len)
+{
+	SegmentAsciiScalar(st, s, len);
+	st->nbreaks = 0;
+}
 #endif							/* USE_SSE2_SEGMENTER */
 
 static void
@@ -820,13 +751,17 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 static bool
 IsolatedPunct(UChar32 c)
 {
-	static UChar32 last_c = -1;
-	static bool last_result;
+	/* the answers for a few recent characters (“ and ” alternate) */
+	static UChar32 cached_c[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1};
+	static bool cached_result[16];
+	int			slot = c & 15;
+	bool		result;
 	UErrorCode	status = U_ZERO_ERROR;
 
-	if (c == last_c)
-		return last_result;
-	last_result = c >= 0x80 &&
+	if (cached_c[slot] == c)
+		return cached_result[slot];
+	result = c >= 0x80 &&
 		(U_GET_GC_MASK(c) & U_GC_P_MASK) != 0 &&
 		u_getIntPropertyValue(c, UCHAR_WORD_BREAK) == U_WB_OTHER &&
 		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
@@ -834,15 +769,16 @@ IsolatedPunct(UChar32 c)
 		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
 		!u_isalpha(c) && !u_isdigit(c) &&
 		unorm2_hasBoundaryBefore(nfkc_cf, c);
-	if (last_result)
+	if (result)
 	{
 		UChar		mapping[8];
 
 		status = U_ZERO_ERROR;
-		last_result = unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
+		result = unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
 	}
-	last_c = c;
-	return last_result;
+	cached_c[slot] = c;
+	cached_result[slot] = result;
+	return result;
 }
 
 /* Position of the first non-ASCII byte of s[from..to), or to. */
@@ -851,6 +787,15 @@ NextNonAscii(const char *s, int32 from, int32 to)
 {
 	int32		i = from;
 
+#ifdef USE_SSE2_SEGMENTER
+	for (; i + 16 <= to; i += 16)
+	{
+		int			high = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *) (s + i)));
+
+		if (high)
+			return i + __builtin_ctz(high);
+	}
+#endif
 	for (; i + 8 <= to; i += 8)
 	{
 		uint64		w;
@@ -885,61 +830,65 @@ IsCut(const char *s, int32 from, int32 x, int32 len)
  * are safe cuts: ASCII stretches go through the fast path, the pieces
  * around non-ASCII characters (from the last cut before them to the first
  * cut after them) through ICU.  Both give the tokens ICU would give for the
- * whole span, since every cut is one where ICU breaks anyway.
+ * whole span, since every cut is one where ICU breaks anyway.  Isolated
+ * punctuation (IsolatedPunct) stays inside the fast path's stretches: it
+ * is never part of a token, and where it ends a run, st->breaks says so.
  */
 static void
 SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 {
-	int32		p = start;
+	int32		p = start;		/* start of the stretch for the fast path */
+	int32		x = start;		/* scanned up to here */
 
 	if (!simhash_fast_path)
 	{
 		SegmentIcu(st, s + start, end - start);
 		return;
 	}
-	while (p < end)
+	Assert(st->nbreaks == 0);
+	while (x < end)
 	{
-		int32		q = NextNonAscii(s, p, end);
+		int32		q = NextNonAscii(s, x, end);
+		int32		r = q;
 		int32		a,
 					b;
+		UChar32		c;
 
 		if (q == end)
-		{
-			Reserve((void **) &st->token, &st->tokencap, end - p + 4, 1);
-			SegmentAscii(st, s + p, end - p);
-			return;
-		}
+			break;
+
 		/*
 		 * Punctuation that is a word of its own, followed by ASCII or the
-		 * end of the span (a safe cut): ASCII up to it, and it can only end
-		 * a run.  Tokens never span it, so the ASCII on either side may be
-		 * segmented apart.
+		 * end of the span (a safe cut): tokens never span it, and it can
+		 * only end a run.
 		 */
+		U8_NEXT((const uint8_t *) s, r, end, c);
+		if ((r == end || (unsigned char) s[r] < 0x80) && IsolatedPunct(c))
 		{
-			int32		r = q;
-			UChar32		c;
-
-			U8_NEXT((const uint8_t *) s, r, end, c);
-			if ((r == end || (unsigned char) s[r] < 0x80) && IsolatedPunct(c))
+			if (RunBreak(c))
 			{
-				if (q > p)
+				if (st->nbreaks == st->breakcap)
 				{
-					Reserve((void **) &st->token, &st->tokencap, q - p + 4, 1);
-					SegmentAscii(st, s + p, q - p);
+					/* grow, keeping the contents (Reserve does not) */
+					st->breakcap = Max(64, 2 * st->breakcap);
+					st->breaks = st->breaks ?
+						repalloc(st->breaks, st->breakcap * sizeof(int32)) :
+						palloc(st->breakcap * sizeof(int32));
 				}
-				st->newrun |= RunBreak(c);
-				p = r;
-				continue;
+				st->breaks[st->nbreaks++] = q - p;
 			}
+			x = r;
+			continue;
 		}
-		/* ASCII up to the last cut before the non-ASCII character */
-		for (a = q; a > p && !IsCut(s, p, a, len); a--)
+		/* the stretch up to the last cut before the non-ASCII character */
+		for (a = q; a > x && !IsCut(s, x, a, len); a--)
 			;
 		if (a > p)
 		{
 			Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
 			SegmentAscii(st, s + p, a - p);
 		}
+		st->nbreaks = 0;
 		/* ICU from there to the first cut after it */
 		b = q;
 		while (b < end)
@@ -949,8 +898,14 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 				break;
 		}
 		SegmentIcu(st, s + a, b - a);
-		p = b;
+		p = x = b;
 	}
+	if (end > p)
+	{
+		Reserve((void **) &st->token, &st->tokencap, end - p + 4, 1);
+		SegmentAscii(st, s + p, end - p);
+	}
+	st->nbreaks = 0;
 }
 
 /*

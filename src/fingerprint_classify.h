@@ -1,0 +1,349 @@
+/*
+ * fingerprint_classify.h
+ *	  The SIMD ASCII fast path (classification pass and token loop), written
+ *	  once for vectors of VW bytes.  fingerprint_text.c includes this file
+ *	  once for SSE2 (16 bytes, part of the x86-64 baseline) and once for AVX2
+ *	  (32 bytes, compiled for AVX2 and BMI2 with a target attribute and
+ *	  chosen at run time when the CPU has them).  Both give exactly the same
+ *	  bitmaps, tokens and counts.
+ *
+ * Before including it, define:
+ *	  SEGMENT_FUNC		the name of the token loop to define
+ *	  CLASSIFY_FUNC		the name of the classification pass to define
+ *	  SEGMENT_TARGET	their attributes (a target, or nothing)
+ *	  VEC, VW			the vector type and its width in bytes (16 or 32)
+ *	  V_LOAD(p), V_STORE(p, v), V_ZERO(), V_SET1(c), V_OR(a, b), V_AND(a, b),
+ *	  V_ADD8(a, b), V_EQ8(a, b), V_LT8(a, b) (signed bytes),
+ *	  V_BITS(v)			one bit per byte of v (0 or 0xff), as a uint64
+ *	  V_PREV1(v, prev)	the VW bytes before those of v: v moved up by one
+ *						byte, the last byte of prev in front
+ *	  RUN_VEC, RUN_N	vector type and number of vectors that hold the 8
+ *						words of RunCounter.run
+ *	  RUN_LOAD(p), RUN_STORE(p, v)
+ *	  RUN_ADD(run, hash) add the bits of hash to the byte lanes in run[]
+ * It undefines them all at the end.
+ */
+
+/* bytes in [lo, lo + n), by a signed compare after moving lo to -128 */
+#define V_RANGE(v, lo, n) \
+	V_LT8(V_ADD8(v, V_SET1((char) (0x80 - (lo)))), V_SET1((char) (-128 + (n))))
+
+/*
+ * Lower-cases the ASCII span s[0..len) into lower[] and sets one word of
+ * each bitmap (see MASK_WORD ...) for each of its nblocks blocks of 64
+ * bytes.  lower[] must have room for nblocks * 64 bytes.
+ */
+static SEGMENT_TARGET void
+CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower,
+			  uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
+{
+	VEC			prevlo = V_ZERO();	/* the bytes before, lower-cased */
+	VEC			keepdigit = numbers ? V_SET1(-1) : V_ZERO();
+	uint64		prev_ahl = 0,	/* bit 63 of the previous block's masks */
+				prev_dig = 0,
+				prev_eq = 0;	/* the previous block's eq (bits 62, 63) */
+
+	for (int32 b = 0; b < nblocks; b++)
+	{
+		int32		i0 = b * 64;
+		uint64		w = 0,
+					kp = 0,
+					dig = 0,
+					ahl = 0,
+					midl = 0,
+					midn = 0,
+					eq = 0,		/* lower[k] == lower[k - 1] */
+					plain = 0,	/* letter, digit or space: never a break */
+					valid = ~UINT64CONST(0),
+					other,
+					br = 0,
+					next_ahl = 0,
+					next_dig = 0;
+
+		for (int k = 0; k < 64 / VW; k++)
+		{
+			int32		i = i0 + VW * k;
+			int			sh = VW * k;
+			VEC			v,
+						lo,
+						isalpha,
+						isdigit,
+						isat,
+						alnum,
+						isml;
+
+			if (len - i >= VW)
+				v = V_LOAD(s + i);
+			else
+			{
+				char		tail[VW] = {0};
+
+				if (i < len)
+					memcpy(tail, s + i, len - i);
+				v = V_LOAD(tail);
+			}
+			isalpha = V_RANGE(V_OR(v, V_SET1(0x20)), 'a', 26);
+			lo = V_OR(v, V_AND(isalpha, V_SET1(0x20)));
+			isdigit = V_RANGE(v, '0', 10);
+			isat = V_EQ8(v, V_SET1('@'));
+			alnum = V_OR(isalpha, isdigit);
+			isml = V_OR(V_EQ8(v, V_SET1('.')), V_EQ8(v, V_SET1('\'')));
+			V_STORE(lower + i, lo);
+
+			w |= V_BITS(V_OR(alnum, V_OR(V_EQ8(v, V_SET1('_')), isat))) << sh;
+			kp |= V_BITS(V_OR(isalpha, V_AND(isdigit, keepdigit))) << sh;
+			dig |= V_BITS(isdigit) << sh;
+			ahl |= V_BITS(V_OR(isalpha, isat)) << sh;
+			midl |= V_BITS(isml) << sh;
+			midn |= V_BITS(V_OR(isml, V_OR(V_EQ8(v, V_SET1(',')),
+										   V_EQ8(v, V_SET1(';'))))) << sh;
+			plain |= V_BITS(V_OR(alnum, V_EQ8(v, V_SET1(' ')))) << sh;
+			eq |= V_BITS(V_EQ8(lo, V_PREV1(lo, prevlo))) << sh;
+			prevlo = lo;
+		}
+		if (len - i0 < 64)
+			valid = (UINT64CONST(1) << (len - i0)) - 1;
+		else if (len - i0 > 64)
+		{
+			uint8		f = ascii_flags[(unsigned char) s[i0 + 64]];
+
+			next_ahl = (f & AF_AHLETTER) != 0;
+			next_dig = (f & AF_DIGIT) != 0;
+		}
+
+		/*
+		 * A mid character between two letters ('.', '\'') or two digits
+		 * ('.', '\'', ',', ';') joins them into one token: make it a word
+		 * byte.
+		 */
+		w |= (midl & ((ahl << 1) | prev_ahl) & ((ahl >> 1) | (next_ahl << 63))) |
+			(midn & ((dig << 1) | prev_dig) & ((dig >> 1) | (next_dig << 63)));
+		prev_ahl = ahl >> 63;
+		prev_dig = dig >> 63;
+
+		/* run breaks: look up the few bytes that are no letter, digit or space */
+		other = ~plain & valid;
+		while (other)
+		{
+			int			t = __builtin_ctzll(other);
+
+			br |= (uint64) ((ascii_flags[(unsigned char) s[i0 + t]] & AF_BREAK) != 0) << t;
+			other &= other - 1;
+		}
+
+		word[b] = w;
+		keep[b] = kp;
+		/* four equal bytes: k equals k - 1, k - 1 equals k - 2, and so on */
+		run4[b] = eq & ((eq << 1) | (prev_eq >> 63)) & ((eq << 2) | (prev_eq >> 62)) & valid;
+		prev_eq = eq;
+		brk[b] = br;
+	}
+}
+
+/*
+ * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
+ * (ICU's word rules restricted to ASCII).  Tokens are found a word of the
+ * bitmaps at a time, from the bits where a token starts and ends.
+ */
+static SEGMENT_TARGET void
+SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
+{
+	int32		nwords = PrepareBitmaps(st, len);
+	uint64	   *word = st->masks + MASK_WORD * nwords,
+			   *keep = st->masks + MASK_KEEP * nwords,
+			   *run4 = st->masks + MASK_RUN4 * nwords,
+			   *brk = st->masks + MASK_BREAK * nwords;
+	const char *lower = st->lower;
+	RunCounter *rc = st->rc;
+	LaneCounter *tf = st->tf;
+	bool		newrun = st->newrun;
+	int32		open = -1;		/* start of a token that goes on in the next
+								 * word */
+	uint64		prevtop = 0;	/* bit 63 of the previous word */
+
+	/*
+	 * The current run's byte lanes and length (RunCounter's run and runlen)
+	 * stay in registers while words are added to the run; they go back to
+	 * rc when a run ends or reaches the cap, and at the end.
+	 */
+	RUN_VEC		run[RUN_N];
+	int64		runlen = 0;
+
+#define LOAD_RUN() \
+	do { \
+		if (rc) \
+		{ \
+			for (int r_ = 0; r_ < RUN_N; r_++) \
+				run[r_] = RUN_LOAD((const RUN_VEC *) rc->run + r_); \
+			runlen = rc->runlen; \
+		} \
+	} while (0)
+#define SPILL_RUN() \
+	do { \
+		for (int r_ = 0; r_ < RUN_N; r_++) \
+			RUN_STORE((RUN_VEC *) rc->run + r_, run[r_]); \
+		rc->runlen = runlen; \
+	} while (0)
+
+	memset(run, 0, sizeof(run));
+	LOAD_RUN();
+	CLASSIFY_FUNC(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
+	word[nwords - 1] = keep[nwords - 1] = run4[nwords - 1] = brk[nwords - 1] = 0;
+	/* isolated punctuation that ends a run (its bytes are in no token) */
+	for (int k = 0; k < st->nbreaks; k++)
+		brk[st->breaks[k] >> 6] |= UINT64CONST(1) << (st->breaks[k] & 63);
+
+	for (int32 wi = 0; wi < nwords - 1; wi++)
+	{
+		uint64		w = word[wi];
+		uint64		starts = w & ~((w << 1) | prevtop);
+		uint64		ends = w & ~((w >> 1) | (word[wi + 1] << 63));	/* last bytes */
+		uint64		gapbrk = brk[wi] & ~w;	/* run breaks between tokens */
+		int32		base = wi << 6;
+
+		prevtop = w >> 63;
+		while (ends)
+		{
+			int32		start,
+						end = base + __builtin_ctzll(ends) + 1;
+			bool		kept,
+						longrun;
+
+			ends &= ends - 1;
+			if (open >= 0)
+			{
+				start = open;
+				open = -1;
+			}
+			else
+			{
+				int			sb = __builtin_ctzll(starts);
+				uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+
+				starts &= starts - 1;
+				start = base + sb;
+				newrun |= before != 0;
+				gapbrk ^= before;
+			}
+			if (likely(start >= base))
+			{
+				/* within this word, as for nearly all tokens of text */
+				uint64		m = (~UINT64CONST(0) << (start - base)) &
+					(~UINT64CONST(0) >> (63 - (end - 1 - base)));
+
+				kept = (keep[wi] & m) != 0;
+				if (!kept)
+				{
+					newrun |= (brk[wi] & m) != 0;
+					continue;
+				}
+				/* a run of 4 from the token's fourth byte on */
+				longrun = (run4[wi] & m & (m << MAX_RUN)) != 0;
+			}
+			else
+			{
+				kept = AnySet(keep, start, end);
+				if (!kept)
+				{
+					newrun |= AnySet(brk, start, end);
+					continue;
+				}
+				longrun = AnySet(run4, start + MAX_RUN, end);
+			}
+			if (unlikely(longrun))
+			{
+				/* rare: copy with runs of at most MAX_RUN */
+				char	   *out = st->token;
+				int32		n = 0;
+
+				for (int32 k = start; k < end; k++)
+					if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
+										 lower[k] == out[n - 3]))
+						out[n++] = lower[k];
+				if (rc)
+				{
+					SPILL_RUN();
+					RunCounterAdd(rc, HashWord(out, n), newrun);
+					LOAD_RUN();
+				}
+				else if (tf)
+					LaneCounterAdd(tf, HashWord(out, n));
+				else
+					FeatureExtractorAddToken(st->fx, out, n, true, newrun);
+			}
+			else if (rc)
+			{
+				uint64		hash = HashWord(lower + start, end - start);
+
+				/* RunCounterAdd, on the lanes in registers */
+				if (newrun && runlen > 0)
+				{
+					if (runlen < SIMHASH_RUN_CAP)
+					{
+						SPILL_RUN();
+						RunCounterClose(rc, runlen, runlen);
+						memset(run, 0, sizeof(run));	/* as rc->run now */
+					}
+					runlen = 0;
+				}
+				if (likely(runlen < SIMHASH_RUN_CAP - 1))
+				{
+					runlen++;
+					RUN_ADD(run, hash);
+				}
+				else
+				{
+					/* capped: rare */
+					SPILL_RUN();
+					RunCounterAdd(rc, hash, false);
+					LOAD_RUN();
+				}
+			}
+			else if (tf)
+				LaneCounterAdd(tf, HashWord(lower + start, end - start));
+			else
+				FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
+			newrun = false;
+		}
+		if (starts)
+		{
+			/* a token that goes on in the next word */
+			int			sb = __builtin_ctzll(starts);
+			uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+
+			open = base + sb;
+			newrun |= before != 0;
+			gapbrk ^= before;
+		}
+		newrun |= gapbrk != 0;
+	}
+	Assert(open < 0);
+	if (rc)
+		SPILL_RUN();
+	st->newrun = newrun;
+#undef LOAD_RUN
+#undef SPILL_RUN
+}
+
+#undef V_RANGE
+#undef CLASSIFY_FUNC
+#undef VEC
+#undef VW
+#undef V_LOAD
+#undef V_STORE
+#undef V_ZERO
+#undef V_SET1
+#undef V_OR
+#undef V_AND
+#undef V_ADD8
+#undef V_EQ8
+#undef V_LT8
+#undef V_BITS
+#undef V_PREV1
+#undef SEGMENT_FUNC
+#undef SEGMENT_TARGET
+#undef RUN_VEC
+#undef RUN_N
+#undef RUN_LOAD
+#undef RUN_STORE
+#undef RUN_ADD
