@@ -170,6 +170,20 @@ typedef struct ShLayout
 	int			nchunks[SH_MAX_TABLES];
 } ShLayout;
 
+/*
+ * What rd_amcache holds: the layout, first, so that the cache can be used as
+ * a ShLayout, and a copy of the metapage's root slots that inserts look
+ * buckets up with (insert.c explains why a stale copy is harmless).  Freed
+ * with the relcache entry; shbuild resets it.
+ */
+typedef struct ShAmCache
+{
+	ShLayout	layout;
+	bool		roots_valid;	/* root and dirmask have been read */
+	uint64		dirmask[SH_MAX_TABLES];
+	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+} ShAmCache;
+
 static inline uint32
 ShPrefix(const ShLayout *layout, int t, uint64 fp)
 {
@@ -192,6 +206,7 @@ extern bytea *shoptions(Datum reloptions, bool validate);
 
 /* page.c */
 extern const ShLayout *ShGetLayout(Relation index);
+extern void ShResetAmCache(Relation index);
 extern void ShInitPage(Page page, uint16 type, uint16 table, uint32 lo, uint32 hi);
 extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
 extern ShPageOpaque ShCheckPage(Relation index, Page page, BlockNumber blkno,
