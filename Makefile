@@ -44,7 +44,7 @@ REGRESS     = validate type_io casts compare distance ball planner planner_btree
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).
-ISOLATION   = index_vacuum
+ISOLATION   = index_vacuum index_insert
 ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 
 # TAP tests live in test/t.

@@ -175,6 +175,31 @@ TRUNCATE scratch;
 SELECT simhash_index_check('scratch_fp');
 SELECT count(*) FROM scratch WHERE fp <@ simhash_ball(pseudo_fp(5), 64);
 
+-- Inserts cache the metapage's root slots (rd_amcache).  TRUNCATE of a
+-- table created in the same transaction empties the index and rebuilds it
+-- in the same file; the cached copy must not outlive that.  blocks = 6:
+-- each row is two WAL records (tables 0-3, then 4-5); 1,500 copies of one
+-- fingerprint grow overflow chains in every table, where the one-record
+-- path falls back to per-table inserts.
+BEGIN;
+CREATE TABLE fresh (id integer, fp simhash);
+CREATE INDEX fresh_fp ON fresh USING simhash (fp) WITH (blocks = 6);
+INSERT INTO fresh SELECT g, pseudo_fp(g) FROM generate_series(1, 5000) g;
+TRUNCATE fresh;
+INSERT INTO fresh SELECT g, pseudo_fp(g) FROM generate_series(5001, 8000) g;
+INSERT INTO fresh SELECT 10000 + g, pseudo_fp(3) FROM generate_series(1, 1500) g;
+INSERT INTO fresh SELECT 20000 + g, flip_bits(pseudo_fp(g % 40), g, 1 + g % 5)
+  FROM generate_series(1, 2000) g;
+SELECT simhash_index_check('fresh_fp');
+SET LOCAL enable_seqscan = off;
+SELECT count(*) FROM fresh WHERE fp <@ simhash_ball('0000000000000000', 64);
+SELECT count(*) AS differ FROM generate_series(0, 45) c, generate_series(0, 8, 2) r
+ WHERE (SELECT array_agg(id ORDER BY id) FROM fresh WHERE fp <@ simhash_ball(pseudo_fp(c), r))
+       IS DISTINCT FROM
+       (SELECT array_agg(id ORDER BY id) FROM fresh WHERE hamming_distance(fp, pseudo_fp(c)) <= r);
+COMMIT;
+DROP TABLE fresh;
+
 -- Planner: a radius-3 lookup among many rows uses the index; radius 30
 -- on a small table does not.
 RESET enable_seqscan;

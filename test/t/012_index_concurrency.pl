@@ -23,6 +23,8 @@ $node->safe_psql('postgres', q{
 	INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', g % 8) FROM generate_series(1, 2000) g;
 	INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 3000);
 	CREATE INDEX docs_fp ON docs USING simhash (fp) WITH (fillfactor = 60);
+	-- A second layout whose inserts take two WAL records per row.
+	CREATE INDEX docs_fp6 ON docs USING simhash (fp) WITH (blocks = 6, fillfactor = 60);
 });
 
 $node->pgbench(
@@ -64,6 +66,24 @@ VACUUM docs;
 
 is($node->safe_psql('postgres', "SELECT simhash_index_check('docs_fp')"), '',
 	'simhash_index_check passes after the run');
+is($node->safe_psql('postgres', "SELECT simhash_index_check('docs_fp6')"), '',
+	'simhash_index_check passes after the run (6 blocks)');
+
+# Radius queries agree with a sequential computation, through whichever
+# index the planner picks and then through the 6-block one alone.
+foreach my $only ('', 'docs_fp6')
+{
+	$node->safe_psql('postgres', 'DROP INDEX docs_fp') if $only;
+	is($node->safe_psql('postgres', q{
+		SET enable_seqscan = off;
+		SELECT count(*)
+		  FROM (SELECT flip('0f0f0f0f0f0f0f0f', c % 5) AS q FROM generate_series(0, 30) c) cs,
+		       generate_series(0, 8, 2) r
+		 WHERE (SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <@ simhash_ball(q, r))
+		       IS DISTINCT FROM
+		       (SELECT array_agg(id ORDER BY id) FROM docs WHERE slow_distance(fp, q) <= r)}), '0',
+		'radius queries agree with a sequential computation' . ($only ? " ($only alone)" : ''));
+}
 is($node->safe_psql('postgres', q{
 	SET enable_seqscan = off;
 	SELECT count(*) FROM docs WHERE fp <@ simhash_ball('0000000000000000', 64)}),
