@@ -23,6 +23,7 @@ OBJS        = src/simhash.o \
               src/index/page.o \
               src/index/build.o \
               src/index/insert.o \
+              src/index/pending.o \
               src/index/scan.o \
               src/index/vacuum.o \
               src/index/cost.o \

@@ -11,9 +11,9 @@
 #   warm        no checkpoint since the previous round: no full-page images
 #   checkpoint  a CHECKPOINT just before each insert: the first change of
 #               every page after it writes a full-page image to WAL
-# It prints the median wall time, the WAL bytes per row, and the btree's
-# time divided by the simhash index's (= its insert rate as a fraction of
-# the btree's).  Not part of the test suite.
+# It prints the median wall time (statement and commit), the WAL bytes per
+# row, and the btree's time divided by the simhash index's (= its insert
+# rate as a fraction of the btree's).  Not part of the test suite.
 #   BENCH_SIZES   sizes to load (default "1000000 10000000")
 #   BENCH_REPEAT  rounds per condition (default 3)
 #   BENCH_NEW     rows inserted per round (default 100000)
@@ -55,7 +55,8 @@ CREATE FUNCTION gen(dataset text, n bigint) RETURNS SETOF simhash LANGUAGE sql V
 $f$;
 CREATE TABLE results (size bigint, dataset text, cond text, method text, round int,
                       ms double precision, wal_bytes numeric);
--- Runs stmt and records its wall time and the WAL it generated.
+-- Runs stmt, commits (a transaction's batched index inserts are written at
+-- commit), and records the wall time and the WAL generated, commit included.
 CREATE PROCEDURE timed(size bigint, ds text, cond text, method text, round int, stmt text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -63,6 +64,7 @@ DECLARE
 	w0 pg_lsn := pg_current_wal_insert_lsn();
 BEGIN
 	EXECUTE stmt;
+	COMMIT;
 	INSERT INTO results VALUES (size, ds, cond, method, round,
 		extract(epoch FROM clock_timestamp() - t0) * 1000,
 		pg_current_wal_insert_lsn() - w0);

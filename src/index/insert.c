@@ -12,7 +12,10 @@
 /*
  * THE INSERT PATH
  *
- * A row goes into every block table.  Generic WAL costs per registered page
+ * A row goes into every block table.  By default a transaction's rows are
+ * batched and written bucket by bucket (pending.c); what follows is the
+ * path of rows written at once (simhash.batch_inserts = off, indexes of
+ * exclusion constraints).  Generic WAL costs per registered page
  * (GenericXLogStart sets up a ~100 kB state; registering copies the page;
  * finishing compares its used part byte by byte and copies it back) and per
  * record, so the common case - no bucket full - appends the entry to the
@@ -40,7 +43,8 @@
  *    then (splits) a new page, the directory page and the metapage, in that
  *    order - holding nothing else when it starts, because the fallback
  *    above releases the group first;
- *  - readers and VACUUM hold one page at a time;
+ *  - readers, VACUUM and pending.c's batch writer hold one page at a time
+ *    (the writer calls ShInsertEntry for a full bucket holding nothing);
  *  - holders of a directory page or the metapage wait only for the
  *    metapage (splits) or for nothing (lookups), and the metapage's holders
  *    wait for nothing.
@@ -85,8 +89,8 @@ RefreshRoots(Relation index, ShAmCache *cache)
  * Returns the bucket of block table `table` that covers `prefix`, pinned and
  * exclusive-locked, found through the cached root slots (see above).
  */
-static Buffer
-LockBucketCached(Relation index, ShAmCache *cache, int table, uint32 prefix)
+Buffer
+ShLockBucketForInsert(Relation index, ShAmCache *cache, int table, uint32 prefix)
 {
 	int			chunk = prefix >> SH_CHUNK_BITS;
 
@@ -130,9 +134,9 @@ LockBucketCached(Relation index, ShAmCache *cache, int table, uint32 prefix)
  * WAL record.  Returns false, having changed nothing and holding nothing,
  * if one of the buckets is full.
  */
-static bool
-InsertGroup(Relation index, ShAmCache *cache, int first, int n,
-			uint64 fp, ItemPointer tid)
+bool
+ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
+			  uint64 fp, ItemPointer tid)
 {
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 	GenericXLogState *state;
@@ -142,7 +146,7 @@ InsertGroup(Relation index, ShAmCache *cache, int first, int n,
 	{
 		int			t = first + i;
 
-		bufs[i] = LockBucketCached(index, cache, t, ShPrefix(&cache->layout, t, fp));
+		bufs[i] = ShLockBucketForInsert(index, cache, t, ShPrefix(&cache->layout, t, fp));
 		if (ShPageGetOpaque(BufferGetPage(bufs[i]))->nentries >= SH_PAGE_CAPACITY)
 		{
 			for (int j = 0; j <= i; j++)
@@ -193,11 +197,13 @@ shinsert(Relation index, Datum *values, bool *isnull,
 	layout = ShGetLayout(index);
 	cache = (ShAmCache *) index->rd_amcache;
 	fp = DatumGetSimhash(values[0]);
+	if (ShPendingAdd(index, indexInfo, fp, ht_ctid))
+		return false;
 	for (int first = 0; first < layout->ntables; first += MAX_GENERIC_XLOG_PAGES)
 	{
 		int			n = Min(layout->ntables - first, MAX_GENERIC_XLOG_PAGES);
 
-		if (!InsertGroup(index, cache, first, n, fp, ht_ctid))
+		if (!ShInsertGroup(index, cache, first, n, fp, ht_ctid))
 		{
 			for (int t = first; t < first + n; t++)
 				ShInsertEntry(index, layout, t, fp, ht_ctid);

@@ -41,7 +41,9 @@
  * page, metapage), so a bucket's header always tells the truth about where
  * its prefixes live.  Writers lock in the order bucket -> overflow pages ->
  * new pages -> directory page -> metapage, and hold nothing when they look a
- * bucket up, so there is no cycle with readers.
+ * bucket up, so there is no cycle with readers.  An insert may hold the
+ * buckets of up to four tables at once, locked in table order (insert.c
+ * argues why that cannot deadlock either).
  */
 #ifndef SHINDEX_H
 #define SHINDEX_H
@@ -230,6 +232,19 @@ extern bool shinsert(Relation index, Datum *values, bool *isnull,
 					 struct IndexInfo *indexInfo);
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
+extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
+						  uint64 fp, ItemPointer tid);
+extern Buffer ShLockBucketForInsert(Relation index, ShAmCache *cache, int table,
+									uint32 prefix);
+
+/* pending.c */
+extern void ShPendingInit(void);
+extern bool ShPendingAdd(Relation index, struct IndexInfo *indexInfo,
+						 uint64 fp, ItemPointer tid);
+extern void ShPendingFlush(Relation index);
+extern void ShPendingForget(Relation index);
+extern void ShPendingRescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+							ScanKey orderbys, int norderbys);
 
 /* scan.c */
 extern IndexScanDesc shbeginscan(Relation r, int nkeys, int norderbys);

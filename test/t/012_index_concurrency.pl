@@ -38,6 +38,24 @@ $node->pgbench(
 INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', (random() * 6)::int) FROM generate_series(1, 10);
 INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 10);
 },
+		'insert_unbatched@3' => q{
+SET simhash.batch_inserts = off;
+INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', (random() * 6)::int) FROM generate_series(1, 5);
+INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 5);
+},
+		'insert_query@2' => q{
+BEGIN;
+INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', (random() * 6)::int) FROM generate_series(1, 30);
+SET LOCAL enable_seqscan = off;
+SELECT 1 / (a IS NOT DISTINCT FROM b)::int FROM (
+  SELECT (SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <@ simhash_ball(c, 4)) AS a,
+         (SELECT array_agg(id ORDER BY id) FROM docs WHERE slow_distance(fp, c) <= 4) AS b
+    FROM (SELECT flip('0f0f0f0f0f0f0f0f', 2) AS c) centers) s;
+SAVEPOINT s;
+INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 10);
+ROLLBACK TO s;
+COMMIT;
+},
 		'delete@2' => q{
 \set k random(1, 20000)
 DELETE FROM docs WHERE id BETWEEN :k AND :k + 15;
