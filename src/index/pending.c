@@ -21,7 +21,9 @@
  *  - parallel workers scan on the leader's behalf: ExecutorStart writes
  *    everything before a plan that may use workers runs;
  *  - exclusion constraints check other transactions' uncommitted rows with a
- *    dirty snapshot: an index used by one is never batched.
+ *    dirty snapshot: an index used by one is never batched (the inserting
+ *    backend's own constraint check, an index scan, would write the entry
+ *    at once anyway; not batching saves the detour).
  *
  * and entries must never point at the wrong heap tuple:
  *
