@@ -25,6 +25,7 @@ OBJS        = src/simhash.o \
               src/index/page.o \
               src/index/build.o \
               src/index/insert.o \
+              src/index/pending.o \
               src/index/scan.o \
               src/index/vacuum.o \
               src/index/cost.o \
@@ -46,7 +47,7 @@ REGRESS     = validate type_io casts compare distance ball planner planner_btree
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).
-ISOLATION   = index_vacuum
+ISOLATION   = index_vacuum index_insert
 ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 
 # TAP tests live in test/t.

@@ -361,6 +361,8 @@ shbuild(Relation heap, Relation index, struct IndexInfo *indexInfo)
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
 			 RelationGetRelationName(index));
+	ShResetAmCache(index);
+	ShPendingForget(index);
 
 	InitBuildState(&bs, index);
 	bs.maxn = Max((int64) 1024, (int64) maintenance_work_mem * 1024 / (int64) perrow);

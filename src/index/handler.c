@@ -20,6 +20,7 @@ static relopt_kind sh_relopt_kind;
 void
 SimhashIndexInit(void)
 {
+	ShPendingInit();
 	sh_relopt_kind = add_reloption_kind();
 	add_int_reloption(sh_relopt_kind, "blocks",
 					  "Number of blocks (and block tables) the 64 bits are cut into",
@@ -144,7 +145,7 @@ simhash_am_handler(PG_FUNCTION_ARGS)
 	amroutine->amvalidate = shvalidate;
 	amroutine->amadjustmembers = NULL;
 	amroutine->ambeginscan = shbeginscan;
-	amroutine->amrescan = shrescan;
+	amroutine->amrescan = ShPendingRescan;
 	amroutine->amgettuple = shgettuple;
 	amroutine->amgetbitmap = shgetbitmap;
 	amroutine->amendscan = shendscan;

@@ -10,6 +10,175 @@
 #include "utils/rel.h"
 
 /*
+ * THE INSERT PATH
+ *
+ * A row goes into every block table.  By default a transaction's rows are
+ * batched and written bucket by bucket (pending.c); what follows is the
+ * path of rows written at once (simhash.batch_inserts = off, indexes of
+ * exclusion constraints).  Generic WAL costs per registered page
+ * (GenericXLogStart sets up a ~100 kB state; registering copies the page;
+ * finishing compares its used part byte by byte and copies it back) and per
+ * record, so the common case - no bucket full - appends the entry to the
+ * buckets of up to MAX_GENERIC_XLOG_PAGES tables in ONE record: lock the
+ * buckets in table order, check that each has room, register them all,
+ * append, finish.  If one of them is full, all are released untouched and
+ * the tables of that group take the per-table path (ShInsertEntry: split or
+ * overflow chain, one record per step, unchanged).  With more than four
+ * tables the groups are 0-3, 4-7, ...; a crash between two records leaves
+ * the row in some tables only, as the per-table path always could: the
+ * inserting transaction did not commit, so the entries point at a dead heap
+ * tuple that scans skip and VACUUM removes.
+ *
+ * Why holding several bucket locks cannot deadlock.  Give every lock a rank:
+ * bucket and overflow pages of table t rank (t, position in the bucket's
+ * chain); directory pages, pages being initialised and the metapage rank
+ * above all of them.  Then every wait is for a higher rank than every lock
+ * the waiter holds, except waits for directory pages and the metapage, and
+ * those are never part of a cycle because nobody waits for a bucket or
+ * overflow page while holding one:
+ *  - this path holds buckets of tables < t while it locks table t's
+ *    directory page (share, released before the bucket is locked) and
+ *    table t's bucket;
+ *  - ShInsertEntry holds one bucket and then pages further down its chain,
+ *    then (splits) a new page, the directory page and the metapage, in that
+ *    order - holding nothing else when it starts, because the fallback
+ *    above releases the group first;
+ *  - readers, VACUUM and pending.c's batch writer hold one page at a time
+ *    (the writer calls ShInsertEntry for a full bucket holding nothing);
+ *  - holders of a directory page or the metapage wait only for the
+ *    metapage (splits) or for nothing (lookups), and the metapage's holders
+ *    wait for nothing.
+ * So the wait-for graph has no cycle.
+ *
+ * Why the cached root slots are safe.  Inserts do not read the metapage for
+ * every lookup: they copy its root slots into rd_amcache once and look up
+ * through the copy, refreshing it when a lookup misses.  A copy can only be
+ * stale, never wrong, because (1) blocks are never freed, reused or retyped
+ * while the relation file exists: a block that was a bucket of table t
+ * stays one, and a directory page stays the directory page of its chunk (a
+ * chunk's dirmask bit is only ever set); (2) a split only narrows a bucket's
+ * range, and bucket ranges always partition the prefix space, because a
+ * split changes both halves in one WAL record; (3) the bucket's header is
+ * checked under its lock.  A stale slot therefore leads to a bucket whose
+ * range is a subset of what it covered: if it still covers the prefix, it
+ * is the only bucket that does; if not, the copy is refreshed from the
+ * metapage and the lookup repeated.  Directory pages themselves are read,
+ * under a share lock, on every lookup.  The file changes under a cached copy
+ * only when it is replaced (REINDEX, TRUNCATE, rewrites: new relfilenode,
+ * relcache invalidation frees rd_amcache) or emptied and rebuilt in place
+ * (TRUNCATE of a table created in the same transaction), and shbuild resets
+ * the cache for that case.
+ */
+
+/* Copies the metapage's root slots into the cache. */
+static void
+RefreshRoots(Relation index, ShAmCache *cache)
+{
+	Buffer		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+	ShMetaPageData *meta;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	meta = ShCheckMeta(index, BufferGetPage(buf));
+	memcpy(cache->dirmask, meta->dirmask, sizeof(cache->dirmask));
+	memcpy(cache->root, meta->root, sizeof(cache->root));
+	cache->roots_valid = true;
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Returns the bucket of block table `table` that covers `prefix`, pinned and
+ * exclusive-locked, found through the cached root slots (see above).
+ */
+Buffer
+ShLockBucketForInsert(Relation index, ShAmCache *cache, int table, uint32 prefix)
+{
+	int			chunk = prefix >> SH_CHUNK_BITS;
+
+	for (int retries = 0;; retries++)
+	{
+		BlockNumber blkno;
+		Buffer		buf;
+		ShPageOpaque opaque;
+
+		if (!cache->roots_valid)
+			RefreshRoots(index, cache);
+		blkno = cache->root[table][chunk];
+		if ((cache->dirmask[table] >> chunk) & 1)
+		{
+			Page		page;
+
+			buf = ReadBuffer(index, blkno);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			ShCheckPage(index, page, blkno, SH_PAGE_DIR, table);
+			blkno = ShDirEntries(page)[prefix & (SH_CHUNK_SIZE - 1)];
+			UnlockReleaseBuffer(buf);
+		}
+		if (blkno == SH_METAPAGE_BLKNO || blkno == InvalidBlockNumber)
+			ShCorrupted(index, "Block table %d has no bucket for prefix %u.", table, prefix);
+
+		buf = ReadBuffer(index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		opaque = ShCheckPage(index, BufferGetPage(buf), blkno, SH_PAGE_BUCKET, table);
+		if (prefix >= opaque->lo && prefix < opaque->hi)
+			return buf;
+		UnlockReleaseBuffer(buf);
+		cache->roots_valid = false;
+		if (retries >= 1000)
+			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
+	}
+}
+
+/*
+ * Appends the entry to the buckets of tables first .. first + n - 1 in one
+ * WAL record.  Returns false, having changed nothing and holding nothing,
+ * if one of the buckets is full.
+ */
+bool
+ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
+			  uint64 fp, ItemPointer tid)
+{
+	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
+	GenericXLogState *state;
+
+	Assert(n <= MAX_GENERIC_XLOG_PAGES);
+	for (int i = 0; i < n; i++)
+	{
+		int			t = first + i;
+
+		bufs[i] = ShLockBucketForInsert(index, cache, t, ShPrefix(&cache->layout, t, fp));
+		if (ShPageGetOpaque(BufferGetPage(bufs[i]))->nentries >= SH_PAGE_CAPACITY)
+		{
+			for (int j = 0; j <= i; j++)
+				UnlockReleaseBuffer(bufs[j]);
+			return false;
+		}
+	}
+
+	/*
+	 * The pages are usually cold; registering copies and compares each one
+	 * in turn.  Ask for all their lines at once so that the misses overlap.
+	 */
+	for (int i = 0; i < n; i++)
+	{
+		const char *p = BufferGetPage(bufs[i]);
+		Size		used = ((PageHeader) p)->pd_lower;
+
+		for (Size off = 0; off < used; off += 64)
+			__builtin_prefetch(p + off);
+	}
+
+	state = GenericXLogStart(index);
+	for (int i = 0; i < n; i++)
+		ShAppendEntry(GenericXLogRegisterBuffer(state, bufs[i], 0), fp, tid);
+	GenericXLogFinish(state);
+
+	for (int i = 0; i < n; i++)
+		UnlockReleaseBuffer(bufs[i]);
+	return true;
+}
+
+/*
  * aminsert: adds (fp, heap TID) to every block table.  NULL fingerprints
  * are not indexed (the operators are strict, so no scan could return them).
  */
@@ -20,14 +189,26 @@ shinsert(Relation index, Datum *values, bool *isnull,
 		 struct IndexInfo *indexInfo)
 {
 	const ShLayout *layout;
+	ShAmCache  *cache;
 	uint64		fp;
 
 	if (isnull[0])
 		return false;
 	layout = ShGetLayout(index);
+	cache = (ShAmCache *) index->rd_amcache;
 	fp = DatumGetSimhash(values[0]);
-	for (int t = 0; t < layout->ntables; t++)
-		ShInsertEntry(index, layout, t, fp, ht_ctid);
+	if (ShPendingAdd(index, indexInfo, fp, ht_ctid))
+		return false;
+	for (int first = 0; first < layout->ntables; first += MAX_GENERIC_XLOG_PAGES)
+	{
+		int			n = Min(layout->ntables - first, MAX_GENERIC_XLOG_PAGES);
+
+		if (!ShInsertGroup(index, cache, first, n, fp, ht_ctid))
+		{
+			for (int t = first; t < first + n; t++)
+				ShInsertEntry(index, layout, t, fp, ht_ctid);
+		}
+	}
 	return false;
 }
 

@@ -122,17 +122,30 @@ ShGetLayout(Relation index)
 	{
 		Buffer		buf;
 		ShMetaPageData *meta;
-		ShLayout   *layout;
+		ShAmCache  *cache;
 
-		layout = MemoryContextAlloc(index->rd_indexcxt, sizeof(ShLayout));
+		cache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(ShAmCache));
 		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		meta = ShCheckMeta(index, BufferGetPage(buf));
-		ShLayoutFromOptions(layout, meta->ntables, meta->fillfactor);
+		ShLayoutFromOptions(&cache->layout, meta->ntables, meta->fillfactor);
 		UnlockReleaseBuffer(buf);
-		index->rd_amcache = layout;
+		index->rd_amcache = cache;
 	}
-	return (const ShLayout *) index->rd_amcache;
+	return &((ShAmCache *) index->rd_amcache)->layout;
+}
+
+/*
+ * Forgets what rd_amcache holds.  For a build into a relation file that may
+ * have held an earlier index (TRUNCATE of a table created in the same
+ * transaction empties and rebuilds its indexes in place, keeping the file).
+ */
+void
+ShResetAmCache(Relation index)
+{
+	if (index->rd_amcache != NULL)
+		pfree(index->rd_amcache);
+	index->rd_amcache = NULL;
 }
 
 /*

@@ -41,7 +41,9 @@
  * page, metapage), so a bucket's header always tells the truth about where
  * its prefixes live.  Writers lock in the order bucket -> overflow pages ->
  * new pages -> directory page -> metapage, and hold nothing when they look a
- * bucket up, so there is no cycle with readers.
+ * bucket up, so there is no cycle with readers.  An insert may hold the
+ * buckets of up to four tables at once, locked in table order (insert.c
+ * argues why that cannot deadlock either).
  */
 #ifndef SHINDEX_H
 #define SHINDEX_H
@@ -170,6 +172,20 @@ typedef struct ShLayout
 	int			nchunks[SH_MAX_TABLES];
 } ShLayout;
 
+/*
+ * What rd_amcache holds: the layout, first, so that the cache can be used as
+ * a ShLayout, and a copy of the metapage's root slots that inserts look
+ * buckets up with (insert.c explains why a stale copy is harmless).  Freed
+ * with the relcache entry; shbuild resets it.
+ */
+typedef struct ShAmCache
+{
+	ShLayout	layout;
+	bool		roots_valid;	/* root and dirmask have been read */
+	uint64		dirmask[SH_MAX_TABLES];
+	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+} ShAmCache;
+
 static inline uint32
 ShPrefix(const ShLayout *layout, int t, uint64 fp)
 {
@@ -192,6 +208,7 @@ extern bytea *shoptions(Datum reloptions, bool validate);
 
 /* page.c */
 extern const ShLayout *ShGetLayout(Relation index);
+extern void ShResetAmCache(Relation index);
 extern void ShInitPage(Page page, uint16 type, uint16 table, uint32 lo, uint32 hi);
 extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
 extern ShPageOpaque ShCheckPage(Relation index, Page page, BlockNumber blkno,
@@ -215,6 +232,19 @@ extern bool shinsert(Relation index, Datum *values, bool *isnull,
 					 struct IndexInfo *indexInfo);
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
+extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
+						  uint64 fp, ItemPointer tid);
+extern Buffer ShLockBucketForInsert(Relation index, ShAmCache *cache, int table,
+									uint32 prefix);
+
+/* pending.c */
+extern void ShPendingInit(void);
+extern bool ShPendingAdd(Relation index, struct IndexInfo *indexInfo,
+						 uint64 fp, ItemPointer tid);
+extern void ShPendingFlush(Relation index);
+extern void ShPendingForget(Relation index);
+extern void ShPendingRescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+							ScanKey orderbys, int norderbys);
 
 /* scan.c */
 extern IndexScanDesc shbeginscan(Relation r, int nkeys, int norderbys);

@@ -167,6 +167,7 @@ simhash_index_check(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("index \"%s\" is not a simhash index", RelationGetRelationName(index))));
+	ShPendingFlush(index);	/* this backend's batched inserts */
 
 	snapshot = RegisterSnapshot(GetTransactionSnapshot());
 

@@ -23,6 +23,8 @@ $node->safe_psql('postgres', q{
 	INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', g % 8) FROM generate_series(1, 2000) g;
 	INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 3000);
 	CREATE INDEX docs_fp ON docs USING simhash (fp) WITH (fillfactor = 60);
+	-- A second layout whose inserts take two WAL records per row.
+	CREATE INDEX docs_fp6 ON docs USING simhash (fp) WITH (blocks = 6, fillfactor = 60);
 });
 
 $node->pgbench(
@@ -35,6 +37,24 @@ $node->pgbench(
 		'insert@6' => q{
 INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', (random() * 6)::int) FROM generate_series(1, 10);
 INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 10);
+},
+		'insert_unbatched@3' => q{
+SET simhash.batch_inserts = off;
+INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', (random() * 6)::int) FROM generate_series(1, 5);
+INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 5);
+},
+		'insert_query@2' => q{
+BEGIN;
+INSERT INTO docs (fp) SELECT flip('0f0f0f0f0f0f0f0f', (random() * 6)::int) FROM generate_series(1, 30);
+SET LOCAL enable_seqscan = off;
+SELECT 1 / (a IS NOT DISTINCT FROM b)::int FROM (
+  SELECT (SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <@ simhash_ball(c, 4)) AS a,
+         (SELECT array_agg(id ORDER BY id) FROM docs WHERE slow_distance(fp, c) <= 4) AS b
+    FROM (SELECT flip('0f0f0f0f0f0f0f0f', 2) AS c) centers) s;
+SAVEPOINT s;
+INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 10);
+ROLLBACK TO s;
+COMMIT;
 },
 		'delete@2' => q{
 \set k random(1, 20000)
@@ -64,6 +84,24 @@ VACUUM docs;
 
 is($node->safe_psql('postgres', "SELECT simhash_index_check('docs_fp')"), '',
 	'simhash_index_check passes after the run');
+is($node->safe_psql('postgres', "SELECT simhash_index_check('docs_fp6')"), '',
+	'simhash_index_check passes after the run (6 blocks)');
+
+# Radius queries agree with a sequential computation, through whichever
+# index the planner picks and then through the 6-block one alone.
+foreach my $only ('', 'docs_fp6')
+{
+	$node->safe_psql('postgres', 'DROP INDEX docs_fp') if $only;
+	is($node->safe_psql('postgres', q{
+		SET enable_seqscan = off;
+		SELECT count(*)
+		  FROM (SELECT flip('0f0f0f0f0f0f0f0f', c % 5) AS q FROM generate_series(0, 30) c) cs,
+		       generate_series(0, 8, 2) r
+		 WHERE (SELECT array_agg(id ORDER BY id) FROM docs WHERE fp <@ simhash_ball(q, r))
+		       IS DISTINCT FROM
+		       (SELECT array_agg(id ORDER BY id) FROM docs WHERE slow_distance(fp, q) <= r)}), '0',
+		'radius queries agree with a sequential computation' . ($only ? " ($only alone)" : ''));
+}
 is($node->safe_psql('postgres', q{
 	SET enable_seqscan = off;
 	SELECT count(*) FROM docs WHERE fp <@ simhash_ball('0000000000000000', 64)}),

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Insert-rate benchmark of the simhash index against a plain btree on the
+# same 64 bits as bigint: same run, same data, same new rows.
+#
+# For each size N and each data set (uniform random; clustered = originals
+# plus near-duplicates 1-6 bits away) it loads N rows into two tables, one
+# with only a simhash index and one with only a btree on the bigint, then
+# inserts 100,000 more rows (INSERT ... SELECT, one statement) into each,
+# BENCH_REPEAT times with fresh rows each time, alternating which index goes
+# first.  Two conditions:
+#   warm        no checkpoint since the previous round: no full-page images
+#   checkpoint  a CHECKPOINT just before each insert: the first change of
+#               every page after it writes a full-page image to WAL
+# It prints the median wall time (statement and commit), the WAL bytes per
+# row, and the btree's time divided by the simhash index's (= its insert
+# rate as a fraction of the btree's).  Not part of the test suite.
+#   BENCH_SIZES   sizes to load (default "1000000 10000000")
+#   BENCH_REPEAT  rounds per condition (default 3)
+#   BENCH_NEW     rows inserted per round (default 100000)
+#   PG_CONFIG     server to use; use an optimised, non-assert build
+# Usage: PG_CONFIG=/path/to/release/bin/pg_config scripts/bench-insert.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+install_deps
+make_workdir
+
+SIZES=${BENCH_SIZES:-1000000 10000000}
+REPEAT=${BENCH_REPEAT:-3}
+NEW=${BENCH_NEW:-100000}
+
+build_install COPT="-O2"
+start_cluster "-c shared_buffers=3GB -c maintenance_work_mem=2GB -c work_mem=64MB \
+    -c max_parallel_maintenance_workers=0 -c max_parallel_workers_per_gather=0 \
+    -c jit=off -c synchronous_commit=off -c checkpoint_timeout=30min -c max_wal_size=20GB"
+
+psql_() { as_user "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+say "setting up (sizes $SIZES, $REPEAT rounds of $NEW rows)"
+psql_ <<'SQL'
+CREATE EXTENSION simhash;
+CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
+	RETURN ((floor(random() * 4294967296)::bigint << 32) | floor(random() * 4294967296)::bigint)::simhash;
+CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
+	RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
+	          FROM generate_series(1, n));
+-- n fingerprints of the data set: uniform, or originals + 3 near-duplicates.
+CREATE FUNCTION gen(dataset text, n bigint) RETURNS SETOF simhash LANGUAGE sql VOLATILE AS $f$
+	SELECT rand_fp() FROM generate_series(1, n) WHERE dataset = 'uniform'
+	UNION ALL
+	SELECT CASE WHEN k = 0 THEN o ELSE flip(o, (1 + (k + g) % 6)::int) END
+	  FROM (SELECT g, rand_fp() AS o FROM generate_series(1, n / 4) g) s,
+	       generate_series(0, 3) k
+	 WHERE dataset = 'clustered'
+$f$;
+CREATE TABLE results (size bigint, dataset text, cond text, method text, round int,
+                      ms double precision, wal_bytes numeric);
+-- Runs stmt, commits (a transaction's batched index inserts are written at
+-- commit), and records the wall time and the WAL generated, commit included.
+CREATE PROCEDURE timed(size bigint, ds text, cond text, method text, round int, stmt text)
+LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+	w0 pg_lsn := pg_current_wal_insert_lsn();
+BEGIN
+	EXECUTE stmt;
+	COMMIT;
+	INSERT INTO results VALUES (size, ds, cond, method, round,
+		extract(epoch FROM clock_timestamp() - t0) * 1000,
+		pg_current_wal_insert_lsn() - w0);
+END $$;
+SQL
+
+for size in $SIZES; do
+    for ds in uniform clustered; do
+        say "$size rows, $ds"
+        psql_ <<SQL
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS base, ins_simhash, ins_btree;
+RESET client_min_messages;
+CREATE TABLE base AS SELECT fp FROM gen('$ds', $size) fp;
+CREATE TABLE ins_simhash AS SELECT fp FROM base;
+CREATE TABLE ins_btree AS SELECT fp::bigint AS fpi FROM base;
+DROP TABLE base;
+VACUUM (FREEZE, ANALYZE) ins_simhash, ins_btree;
+CREATE INDEX ON ins_simhash USING simhash (fp);
+CREATE INDEX ON ins_btree (fpi);
+-- The simhash build writes its pages through shared buffers, the btree
+-- build does not: read every btree page once so both start cached.
+SET enable_seqscan = off;
+SELECT count(*) FROM ins_btree WHERE fpi > -9223372036854775808;
+RESET enable_seqscan;
+SQL
+        for cond in warm checkpoint; do
+            for r in $(seq 1 "$REPEAT"); do
+                psql_ -c "DROP TABLE IF EXISTS newrows; CREATE TABLE newrows AS SELECT fp FROM gen('$ds', $NEW) fp;"
+                s="CALL timed($size, '$ds', '$cond', 'simhash index', $r, 'INSERT INTO ins_simhash SELECT fp FROM newrows')"
+                b="CALL timed($size, '$ds', '$cond', 'btree (bigint)', $r, 'INSERT INTO ins_btree SELECT fp::bigint FROM newrows')"
+                if [ $((r % 2)) = 1 ]; then first=$s; second=$b; else first=$b; second=$s; fi
+                cp=""; [ $cond = checkpoint ] && cp="CHECKPOINT;"
+                psql_ -c "$cp" -c "$first" -c "$cp" -c "$second"
+            done
+        done
+    done
+done
+
+say "results: median of $REPEAT rounds of $NEW rows (ms, WAL bytes per row)"
+psql_ -P pager=off <<SQL
+\pset format aligned
+WITH m AS (
+  SELECT size, dataset, cond, method,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY wal_bytes / 1.0) AS wal
+    FROM results GROUP BY 1, 2, 3, 4)
+SELECT s.size, s.dataset, s.cond,
+       round(s.ms::numeric) AS "simhash ms", round(b.ms::numeric) AS "btree ms",
+       round((b.ms / s.ms)::numeric, 2) AS "rate vs btree",
+       round(s.wal::numeric / $NEW) AS "simhash WAL/row",
+       round(b.wal::numeric / $NEW) AS "btree WAL/row"
+  FROM m s JOIN m b USING (size, dataset, cond)
+ WHERE s.method = 'simhash index' AND b.method = 'btree (bigint)'
+ ORDER BY s.size, s.dataset DESC, s.cond DESC;
+SQL

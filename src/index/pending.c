@@ -1,0 +1,420 @@
+/*
+ * pending.c
+ *	  Batching a transaction's inserts into a simhash index.
+ *
+ * Every registered page costs generic WAL a copy and a byte-by-byte
+ * comparison of its used part, so one entry per bucket page per record is
+ * dear.  Instead, aminsert collects a transaction's (fingerprint, TID)
+ * pairs in backend memory (up to work_mem per index) and writes them out
+ * sorted by prefix, table by table, so that every WAL record appends all
+ * the pending entries that belong to one bucket (a batch of a few rows is
+ * written row by row instead, one record per row for up to four tables, as
+ * unbatched rows are).  Entries only have to be
+ * in the index before anybody could look for them:
+ *
+ *  - other backends cannot see the rows before the transaction commits:
+ *    pending entries are written at PRE_COMMIT / PRE_PREPARE (an error
+ *    there aborts the transaction);
+ *  - this backend's own index scans: amrescan writes the index's entries
+ *    first (every scan, bitmap or not, starts with a rescan), and so does
+ *    simhash_index_check;
+ *  - parallel workers scan on the leader's behalf: ExecutorStart writes
+ *    everything before a plan that may use workers runs;
+ *  - exclusion constraints check other transactions' uncommitted rows with a
+ *    dirty snapshot: an index used by one is never batched (the inserting
+ *    backend's own constraint check, an index scan, would write the entry
+ *    at once anyway; not batching saves the detour).
+ *
+ * and entries must never point at the wrong heap tuple:
+ *
+ *  - a subtransaction that aborts leaves dead tuples that pruning and
+ *    VACUUM may free and reuse before we commit; its entries (recorded with
+ *    their subtransaction id; ids grow, so "id >= the aborted one" is the
+ *    subtransaction and its children) are dropped at once;
+ *  - utility statements may rebuild the index (REINDEX, TRUNCATE, table
+ *    rewrites: new or emptied file, built from the heap) or copy it (SET
+ *    TABLESPACE), and a later ROLLBACK TO may bring an old file back:
+ *    everything pending is written before any utility statement other than
+ *    transaction control runs, and shbuild drops what is pending for the
+ *    index it builds;
+ *  - an error half-way through writing: each entry has one bit per table
+ *    that is set once the record holding it is written, so writing again
+ *    resumes without duplicates.
+ */
+#include "shindex.h"
+
+#include "access/parallel.h"
+#include "access/relation.h"
+#include "access/relscan.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "tcop/utility.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+typedef struct PendingEntry
+{
+	uint64		fp;
+	ItemPointerData tid;
+	uint16		done;			/* bit t: in table t already */
+	SubTransactionId subid;		/* subtransaction that inserted it */
+} PendingEntry;
+
+typedef struct PendingIndex
+{
+	Oid			indexoid;
+	int64		n;
+	int64		cap;
+	PendingEntry *entries;
+	struct PendingIndex *next;
+} PendingIndex;
+
+/* Batches of at most this many rows are written row by row. */
+#define SMALL_BATCH 16
+
+/* Allocated in TopTransactionContext; NULL outside a transaction. */
+static PendingIndex *pending = NULL;
+
+/* simhash.batch_inserts */
+static bool batch_inserts = true;
+static bool hooks_installed = false;
+static ProcessUtility_hook_type prev_ProcessUtility = NULL;
+static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+
+static void ShPendingFlushAll(void);
+
+/*
+ * Appends the pending entries of one table, sorted by prefix, keys[i] =
+ * prefix << 32 | entry number, a bucket per WAL record.
+ */
+static void
+FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
+		   uint64 *keys, int64 nkeys)
+{
+	const ShLayout *layout = &cache->layout;
+	int64		i = 0;
+
+	while (i < nkeys)
+	{
+		uint32		prefix = (uint32) (keys[i] >> 32);
+		Buffer		buf = ShLockBucketForInsert(index, cache, table, prefix);
+		Page		page = BufferGetPage(buf);
+		ShPageOpaque opaque = ShPageGetOpaque(page);
+		int			room = SH_PAGE_CAPACITY - opaque->nentries;
+		int64		j = i;
+
+		while (j < nkeys && j - i < room && (uint32) (keys[j] >> 32) < opaque->hi)
+			j++;
+		if (j > i)
+		{
+			GenericXLogState *state = GenericXLogStart(index);
+
+			page = GenericXLogRegisterBuffer(state, buf, 0);
+			for (int64 k = i; k < j; k++)
+			{
+				PendingEntry *e = &pi->entries[(uint32) keys[k]];
+
+				ShAppendEntry(page, e->fp, &e->tid);
+			}
+			GenericXLogFinish(state);
+			UnlockReleaseBuffer(buf);
+			for (int64 k = i; k < j; k++)
+				pi->entries[(uint32) keys[k]].done |= 1 << table;
+			i = j;
+		}
+		else
+		{
+			/* Full: the per-table path splits it or extends its chain. */
+			PendingEntry *e = &pi->entries[(uint32) keys[i]];
+
+			UnlockReleaseBuffer(buf);
+			ShInsertEntry(index, layout, table, e->fp, &e->tid);
+			e->done |= 1 << table;
+			i++;
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Writes a few pending entries row by row: one WAL record per row for up to
+ * four tables (ShInsertGroup) costs less than one per bucket when hardly
+ * any two entries share a bucket.  A table whose bit is set is skipped.
+ */
+static void
+FlushRows(Relation index, ShAmCache *cache, PendingIndex *pi)
+{
+	const ShLayout *layout = &cache->layout;
+
+	for (int64 i = 0; i < pi->n; i++)
+	{
+		PendingEntry *e = &pi->entries[i];
+
+		for (int first = 0; first < layout->ntables; first += MAX_GENERIC_XLOG_PAGES)
+		{
+			int			n = Min(layout->ntables - first, MAX_GENERIC_XLOG_PAGES);
+			uint16		mask = (uint16) (((1 << n) - 1) << first);
+
+			if ((e->done & mask) == 0 &&
+				ShInsertGroup(index, cache, first, n, e->fp, &e->tid))
+				e->done |= mask;
+			for (int t = first; t < first + n; t++)
+			{
+				if (!(e->done & (1 << t)))
+				{
+					ShInsertEntry(index, layout, t, e->fp, &e->tid);
+					e->done |= 1 << t;
+				}
+			}
+		}
+	}
+}
+
+static int
+CompareKeys(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Writes every pending entry of pi into index, then forgets them. */
+static void
+FlushPending(Relation index, PendingIndex *pi)
+{
+	const ShLayout *layout = ShGetLayout(index);
+	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
+	uint64	   *keys;
+
+	if (pi->n == 0)
+		return;
+	if (pi->n <= SMALL_BATCH)
+	{
+		FlushRows(index, cache, pi);
+		pi->n = 0;
+		return;
+	}
+	keys = palloc_extended(sizeof(uint64) * pi->n, MCXT_ALLOC_HUGE);
+	for (int t = 0; t < layout->ntables; t++)
+	{
+		int64		nkeys = 0;
+
+		for (int64 i = 0; i < pi->n; i++)
+		{
+			if (!(pi->entries[i].done & (1 << t)))
+				keys[nkeys++] = ((uint64) ShPrefix(layout, t, pi->entries[i].fp) << 32) | (uint64) i;
+		}
+		qsort(keys, nkeys, sizeof(uint64), CompareKeys);
+		FlushTable(index, cache, pi, t, keys, nkeys);
+	}
+	pfree(keys);
+	pi->n = 0;
+}
+
+static PendingIndex *
+FindPending(Oid indexoid)
+{
+	for (PendingIndex *pi = pending; pi != NULL; pi = pi->next)
+	{
+		if (pi->indexoid == indexoid)
+			return pi;
+	}
+	return NULL;
+}
+
+/* Writes the pending entries of this index, if any. */
+void
+ShPendingFlush(Relation index)
+{
+	PendingIndex *pi = FindPending(RelationGetRelid(index));
+
+	if (pi != NULL)
+		FlushPending(index, pi);
+}
+
+/* Drops the pending entries of this index (it is being rebuilt). */
+void
+ShPendingForget(Relation index)
+{
+	PendingIndex *pi = FindPending(RelationGetRelid(index));
+
+	if (pi != NULL)
+		pi->n = 0;
+}
+
+/* Writes everything pending, for every index still there. */
+static void
+ShPendingFlushAll(void)
+{
+	for (PendingIndex *pi = pending; pi != NULL; pi = pi->next)
+	{
+		Relation	index;
+
+		if (pi->n == 0)
+			continue;
+		index = try_relation_open(pi->indexoid, RowExclusiveLock);
+		if (index == NULL)
+			continue;			/* dropped in this transaction */
+		if (index->rd_rel->relkind == RELKIND_INDEX &&
+			index->rd_indam != NULL && index->rd_indam->aminsert == shinsert)
+			FlushPending(index, pi);
+		relation_close(index, NoLock);
+		pi->n = 0;
+	}
+}
+
+static void
+PendingXactCallback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			ShPendingFlushAll();
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PREPARE:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			pending = NULL;		/* freed with TopTransactionContext */
+			break;
+		default:
+			break;
+	}
+}
+
+static void
+PendingSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
+					   SubTransactionId parentSubid, void *arg)
+{
+	if (event != SUBXACT_EVENT_ABORT_SUB)
+		return;
+	for (PendingIndex *pi = pending; pi != NULL; pi = pi->next)
+	{
+		int64		keep = 0;
+
+		for (int64 i = 0; i < pi->n; i++)
+		{
+			if (pi->entries[i].subid >= mySubid)
+				continue;
+			pi->entries[keep++] = pi->entries[i];
+		}
+		pi->n = keep;
+	}
+}
+
+static void
+PendingProcessUtility(PlannedStmt *pstmt, const char *queryString,
+					  bool readOnlyTree, ProcessUtilityContext context,
+					  ParamListInfo params, QueryEnvironment *queryEnv,
+					  DestReceiver *dest, QueryCompletion *qc)
+{
+	if (pending != NULL && !IsA(pstmt->utilityStmt, TransactionStmt))
+		ShPendingFlushAll();
+	if (prev_ProcessUtility)
+		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+							params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+}
+
+static void
+PendingExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	if (pending != NULL && queryDesc->plannedstmt->parallelModeNeeded)
+		ShPendingFlushAll();
+	if (prev_ExecutorStart)
+		prev_ExecutorStart(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
+/*
+ * aminsert's batching: returns false when this insert must go straight to
+ * the index; otherwise the entry is pending.
+ */
+bool
+ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer tid)
+{
+	PendingIndex *pi;
+	int64		limit;
+
+	if (!batch_inserts || indexInfo->ii_ExclusionOps != NULL || IsParallelWorker() ||
+		!IsTransactionState())
+		return false;
+	if (!hooks_installed)
+	{
+		RegisterXactCallback(PendingXactCallback, NULL);
+		RegisterSubXactCallback(PendingSubXactCallback, NULL);
+		prev_ProcessUtility = ProcessUtility_hook;
+		ProcessUtility_hook = PendingProcessUtility;
+		prev_ExecutorStart = ExecutorStart_hook;
+		ExecutorStart_hook = PendingExecutorStart;
+		hooks_installed = true;
+	}
+
+	pi = FindPending(RelationGetRelid(index));
+	if (pi == NULL)
+	{
+		pi = MemoryContextAllocZero(TopTransactionContext, sizeof(PendingIndex));
+		pi->indexoid = RelationGetRelid(index);
+		pi->next = pending;
+		pending = pi;
+	}
+	limit = Max((int64) 1024, (int64) work_mem * 1024 / (int64) sizeof(PendingEntry));
+	limit = Min(limit, (int64) 1 << 30);	/* entry numbers fit in 32 bits */
+	if (pi->n >= pi->cap)
+	{
+		int64		cap = pi->cap == 0 ? 256 : Min(pi->cap * 2, limit);
+
+		cap = Max(cap, pi->n + 1);	/* work_mem may have been lowered */
+
+		if (pi->entries == NULL)
+			pi->entries = MemoryContextAllocHuge(TopTransactionContext,
+												 sizeof(PendingEntry) * cap);
+		else
+			pi->entries = repalloc_huge(pi->entries, sizeof(PendingEntry) * cap);
+		pi->cap = cap;
+	}
+	pi->entries[pi->n].fp = fp;
+	pi->entries[pi->n].tid = *tid;
+	pi->entries[pi->n].done = 0;
+	pi->entries[pi->n].subid = GetCurrentSubTransactionId();
+	pi->n++;
+	if (pi->n >= limit)
+		FlushPending(index, pi);
+	return true;
+}
+
+/*
+ * amrescan: this backend's pending entries go into the index before it is
+ * searched.
+ */
+void
+ShPendingRescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+				ScanKey orderbys, int norderbys)
+{
+	ShPendingFlush(scan->indexRelation);
+	shrescan(scan, scankey, nscankeys, orderbys, norderbys);
+}
+
+/* Defines simhash.batch_inserts; called once from _PG_init. */
+void
+ShPendingInit(void)
+{
+	DefineCustomBoolVariable("simhash.batch_inserts",
+							 "Batches a transaction's inserts into simhash indexes until commit or the next scan.",
+							 "Off: every row is written into the index at once, one WAL record per row.",
+							 &batch_inserts,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+}
