@@ -110,7 +110,7 @@ typedef struct SegmentState
 	FeatureExtractor *fx;
 	RunCounter *rc;				/* default options: words counted here
 								 * directly, without FeatureExtractorAddToken */
-	LaneCounter *tf;			/* the same for words weighted tf */
+	TfCounter  *tf;			/* the same for words weighted tf */
 	bool		numbers;
 	bool		newrun;			/* a run break since the last kept token? */
 	char	   *token;			/* a token in UTF-8 */
@@ -653,7 +653,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 			   *brk;
 	const char *lower;
 	RunCounter *rc = st->rc;
-	LaneCounter *tf = st->tf;
+	TfCounter  *tf = st->tf;
 	bool		newrun = st->newrun;
 	int32		pos = 0;
 
@@ -695,14 +695,14 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 			if (rc)
 				RunCounterAdd(rc, HashWord(out, n), newrun);
 			else if (tf)
-				LaneCounterAdd(tf, HashWord(out, n));
+				TfCounterAdd(tf, HashWord(out, n));
 			else
 				FeatureExtractorAddToken(st->fx, out, n, true, newrun);
 		}
 		else if (rc)
 			RunCounterAdd(rc, HashWord(lower + start, end - start), newrun);
 		else if (tf)
-			LaneCounterAdd(tf, HashWord(lower + start, end - start));
+			TfCounterAdd(tf, HashWord(lower + start, end - start));
 		else
 			FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
 		newrun = false;
