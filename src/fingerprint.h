@@ -199,7 +199,9 @@ CapTableAdd(CapTable *t, uint64 hash, int64 w)
 static pg_attribute_always_inline void
 CapTableAddRunWord(CapTable *t, uint64 hash)
 {
-	t->run[t->nrun++] = CapTableAdd(t, hash, 1);
+	uint32		slot = CapTableAdd(t, hash, 1);	/* may move the run's slots */
+
+	t->run[t->nrun++] = slot;
 }
 
 /* The current run ended with weight w: each of its words weighs w. */
