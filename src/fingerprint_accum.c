@@ -117,7 +117,7 @@ FingerprintWeightedPairs(HashWeight *pairs, int64 npairs, uint64 *result)
 }
 
 /* Initial slots of a CapTable: enough for a short text's distinct words. */
-#define CAP_TABLE_INITIAL 128
+#define CAP_TABLE_INITIAL 1024
 
 static CapEntry *
 CapTableAlloc(uint32 slots)
