@@ -53,8 +53,9 @@ SELECT f AS features, w AS weighting,
     OR f = 'words';
 
 -- Short texts: under tf the cap is 1 (W < 23), so repeats do not count;
--- under runs the cap is 64, so a word that occurs twice in a sentence of
--- 40 words (weight 80) is capped, a word that occurs once never is.
+-- under runs the cap is at least 64, so a word that occurs once is never
+-- capped, but "the" twice in a sentence of 40 words weighs 80 and is capped
+-- to 72 (W = 40 * 40 = 1,600).
 SELECT simhash(text 'the the the fox', 'words', 1, 'tf') = simhash(text 'the fox', 'words', 1, 'binary') AS tf_short_is_binary,
        simhash(text 'the the the fox', 'words', 1, 'tf') =
        (simhash(text 'the')::bigint & simhash(text 'fox')::bigint)::simhash AS tie_gives_0;

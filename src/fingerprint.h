@@ -152,8 +152,8 @@ typedef struct CapEntry
  * weights of a document's distinct features, for the integer weightings
  * counted in lanes (runs, tf).  Entry mask + 1, after the last slot,
  * absorbs the features past SIMHASH_CAP_FEATURES.  Under weighting runs a
- * word's weight is known only when its run ends: CapTableAdd counts it 1
- * and remembers its slot in run; CapTableRunEnd adds the rest.
+ * word's weight is known only when its run ends: CapTableAddRunWord counts
+ * it 1 and remembers its slot in run; CapTableRunEnd adds the rest.
  */
 typedef struct CapTable
 {
