@@ -8,6 +8,8 @@ SELECT f AS features, n, w AS weighting, simhash(text 'The quick brown fox jumps
   FROM unnest(ARRAY['words', 'shingles', 'chars']) f, unnest(ARRAY[0, 1, 2, 3]) n,
        unnest(ARRAY['runs', 'tf', 'binary', 'log']) w
  GROUP BY 1, 2, 3, 4 HAVING false;
+-- 9 of 10: words under tf equal binary here, as "the" (twice) is capped
+-- to 1 in a text of 9 words (cap = max(ceil(9 * 9 / 200), 1)).
 SELECT count(DISTINCT simhash(text 'The quick brown fox jumps over the lazy dog', f, n, w)) AS distinct_fingerprints
   FROM unnest(ARRAY['words', 'chars']) f, unnest(ARRAY[1, 2, 3]) n, unnest(ARRAY['tf', 'binary']) w;
 SELECT simhash(body => text 'a b c', features => 'shingles') = simhash(text 'a b c', 'words', 2) AS shingles_default_2,
@@ -44,7 +46,12 @@ SELECT * FROM simhash_features(text 'Home | News | About
 Posted on 2024-05-01 · 1,234 views
 The quick brown fox jumps over the lazy dog, and the dog sleeps on.');
 SELECT * FROM simhash_features(text 'Aa aA AA bb', 'words', 1, 'tf');
+-- (log: 1 + ln 3 is above the cap of this short text, max(0.045 * W, 1) = 1;
+-- with 50 more words it is not)
 SELECT feature, occurrences, weight FROM simhash_features(text 'aaa aaa aaa b', 'words', 1, 'log');
+SELECT feature, occurrences, weight
+  FROM simhash_features('aaa aaa aaa ' || (SELECT string_agg('b' || i, ' ') FROM generate_series(1, 50) i), 'words', 1, 'log')
+ WHERE feature = 'aaa';
 SELECT feature, weight FROM simhash_features(text 'to be or not', 'shingles', 2, 'binary');
 SELECT feature, weight FROM simhash_features(text 'Hi, yo!', 'chars', 3);
 -- numbers => true keeps tokens of digits.
@@ -57,17 +64,21 @@ SELECT hash, simhash(text 'Hello') = hash AS fingerprint_is_hash FROM simhash_fe
 SELECT simhash(text '近似', 'words') AS chinese_word, (SELECT hash FROM simhash_features(text '近似'));
 
 -- The fingerprint is the simhash of the features with their weights: the
--- same from the introspection rows through every bring-your-own path.
+-- same from the introspection rows through every bring-your-own path.  The
+-- rows carry the capped weights (version 3), so under tf a feature repeated
+-- weight times, not occurrences times, gives the text's fingerprint.
 WITH doc(body) AS (VALUES ('Near-duplicate detection finds copies of pages. Copies differ by ads, dates and counters.
 Home | About')),
-     f AS (SELECT s.* FROM doc, simhash_features(doc.body) s)
+     f AS (SELECT s.* FROM doc, simhash_features(doc.body) s),
+     t AS (SELECT s.* FROM doc, simhash_features(doc.body, 'words', 1, 'tf') s)
 SELECT (SELECT simhash(body) FROM doc) = (SELECT simhash(array_agg(feature), array_agg(weight)) FROM f) AS weighted_array,
        (SELECT simhash(body) FROM doc) = (SELECT simhash_agg(feature, weight) FROM f) AS aggregate,
        (SELECT simhash(body) FROM doc) = (SELECT simhash_agg(feature, weight ORDER BY feature DESC) FROM f) AS aggregate_any_order,
        (SELECT simhash(body, 'words', 1, 'tf') FROM doc) =
-       (SELECT simhash(array_agg(feature)) FROM f, generate_series(1, occurrences)) AS text_array_tf,
+       (SELECT simhash(array_agg(feature)) FROM t, generate_series(1, weight::int)) AS text_array_tf,
        (SELECT simhash(body, 'words', 1, 'tf') FROM doc) =
-       (SELECT simhash(array_agg(hash::bigint)) FROM f, generate_series(1, occurrences)) AS hash_array_tf;
+       (SELECT simhash(array_agg(hash::bigint)) FROM t, generate_series(1, weight::int)) AS hash_array_tf,
+       (SELECT count(*) FROM t WHERE weight < occurrences) AS tf_capped;
 
 -- Bring your own: NULLs are skipped; nothing left (or only zero weights) is NULL.
 SELECT simhash(ARRAY['a', NULL, 'b']) = simhash(ARRAY['a', 'b']) AS null_skipped,

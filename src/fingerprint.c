@@ -181,7 +181,7 @@ FeaturesOfDocument(FunctionCallInfo fcinfo, Datum document,
 		}
 		values[0] = PointerGetDatum(cstring_to_text_with_len(f, flen));
 		values[1] = Int64GetDatum(stats[i].count);
-		values[2] = Float8GetDatum(FeatureWeight(opts->weighting, &stats[i]));
+		values[2] = Float8GetDatum(stats[i].weight);
 		values[3] = SimhashGetDatum(stats[i].hash);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}

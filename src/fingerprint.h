@@ -4,13 +4,14 @@
  *	  functions: options, the feature extractor, the bit accumulators, and
  *	  ICU text segmentation.
  *
- * The pipeline of simhash(text), algorithm version 2:
+ * The pipeline of simhash(text), algorithm version 3:
  *
  *	  text --(fingerprint_text.c: chunking at safe word boundaries, ICU
  *	  NFKC_Casefold + UAX #29 word segmentation, or an equivalent ASCII fast
  *	  path)--> kept tokens --(fingerprint_features.c: words, word shingles or
  *	  character n-grams; XXH3-64 of the UTF-8 bytes)--> feature hashes
- *	  --(fingerprint_accum.c: byte-lane counters or weighted sums)--> 64 bits.
+ *	  --(fingerprint_accum.c: byte-lane counters or weighted sums, each
+ *	  feature's total weight capped relative to the document's)--> 64 bits.
  */
 #ifndef SIMHASH_FINGERPRINT_H
 #define SIMHASH_FINGERPRINT_H
@@ -26,7 +27,7 @@
  * than by an ICU upgrade, which simhash_algorithm_version() reports
  * separately) must bump it and the golden vectors together.
  */
-#define SIMHASH_ALGORITHM_VERSION 2
+#define SIMHASH_ALGORITHM_VERSION 3
 
 /* Largest n accepted for shingles and character n-grams. */
 #define SIMHASH_MAX_N 16
@@ -125,6 +126,108 @@ LaneCounterAddWeighted(LaneCounter *counter, uint64 hash, int64 w)
 }
 
 /*
+ * The weight cap of algorithm version 3 (fingerprint_accum.c): a distinct
+ * feature (by its 64-bit hash) whose total weight in a document exceeds
+ *		cap = max(ceil(9 * W / 200), M)
+ * weighs cap instead, where W is the sum of the weights of all the
+ * document's features, M = SIMHASH_RUN_CAP under weighting runs (a feature
+ * that occurs once is never capped) and 1 under tf and binary; under log,
+ * cap = max(0.045 * W, 1) in double arithmetic.  At most 22 features exceed
+ * it.  Only the first SIMHASH_CAP_FEATURES distinct features of a document,
+ * in order of first occurrence, are capped: features first seen after that
+ * many others keep their weight, so the table of totals stays bounded.
+ * The bring-your-own-features functions and simhash_agg are not capped.
+ */
+#define SIMHASH_CAP_FEATURES 65536
+
+/* One distinct feature's total weight; weight 0 marks an empty entry. */
+typedef struct CapEntry
+{
+	uint64		hash;
+	int64		weight;
+} CapEntry;
+
+/*
+ * Open-addressing table (linear probing, at most half full) of the total
+ * weights of a document's distinct features, for the integer weightings
+ * counted in lanes (runs, tf).  Entry mask + 1, after the last slot,
+ * absorbs the features past SIMHASH_CAP_FEATURES.  Under weighting runs a
+ * word's weight is known only when its run ends: CapTableAddRunWord counts
+ * it 1 and remembers its slot in run; CapTableRunEnd adds the rest.
+ */
+typedef struct CapTable
+{
+	CapEntry   *entries;		/* mask + 2 entries */
+	uint32		mask;
+	int32		members;
+	int32		nrun;			/* slots in run */
+	uint32		run[SIMHASH_RUN_CAP];	/* slots of the current run's words */
+} CapTable;
+
+extern void CapTableInit(CapTable *t);
+extern uint32 CapTableInsert(CapTable *t, uint64 hash, int64 w, uint32 slot);
+extern int64 CapOf(Weighting weighting, int64 total);
+extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
+extern double CapOfLog(double total);
+
+/*
+ * Adds w >= 1 to the total of the feature of hash hash; returns its slot
+ * (valid until the next CapTableAdd, or, for the slots in run, until the
+ * table is freed: growing the table moves them along).
+ */
+static pg_attribute_always_inline uint32
+CapTableAdd(CapTable *t, uint64 hash, int64 w)
+{
+	uint32		i = (uint32) hash & t->mask;
+
+	for (;;)
+	{
+		CapEntry   *e = &t->entries[i];
+
+		if (e->weight == 0)
+			return CapTableInsert(t, hash, w, i);
+		if (e->hash == hash)
+		{
+			e->weight += w;
+			return i;
+		}
+		i = (i + 1) & t->mask;
+	}
+}
+
+/* A word of a run shorter than SIMHASH_RUN_CAP so far: counted 1 for now. */
+static pg_attribute_always_inline void
+CapTableAddRunWord(CapTable *t, uint64 hash)
+{
+	uint32		slot = CapTableAdd(t, hash, 1);	/* may move the run's slots */
+
+	t->run[t->nrun++] = slot;
+}
+
+/* The current run ended with weight w: each of its words weighs w. */
+static inline void
+CapTableRunEnd(CapTable *t, int64 w)
+{
+	for (int i = 0; i < t->nrun; i++)
+		t->entries[t->run[i]].weight += w - 1;
+	t->nrun = 0;
+}
+
+/* Words weighted tf: the lanes and each word's total (see CapTable). */
+typedef struct TfCounter
+{
+	LaneCounter lanes;
+	CapTable	cap;
+} TfCounter;
+
+static pg_attribute_always_inline void
+TfCounterAdd(TfCounter *tf, uint64 hash)
+{
+	LaneCounterAdd(&tf->lanes, hash);
+	CapTableAdd(&tf->cap, hash, 1);
+}
+
+/*
  * Counter of features with small integer weights (weighting runs: 1 to
  * SIMHASH_RUN_CAP): 64 lanes of 16 bits, flushed into 64-bit counters every
  * 65535 units of weight.  Lane word j, slot s counts bit 8 * s + j (the
@@ -156,9 +259,13 @@ typedef struct RunCounter
 	int64		runlen;			/* words in the current run */
 	LaneCounter capped;			/* words of weight SIMHASH_RUN_CAP */
 	WideLaneCounter weighted;	/* words of shorter runs, with their weight */
+	CapTable	cap;			/* each word's total weight */
 } RunCounter;
 
-/* Adds the count words in run, each with weight w, and clears run. */
+/*
+ * Adds the count words in run, each with weight w, and clears run; ends
+ * the run in the cap table too.
+ */
 extern void RunCounterClose(RunCounter *rc, int64 count, int64 w);
 
 /*
@@ -195,11 +302,13 @@ RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
 		for (int k = 0; k < 8; k++)
 			rc->run[k] += (hash >> k) & spread;
 #endif
+		CapTableAddRunWord(&rc->cap, hash);
 	}
 	else
 	{
 		if (rc->runlen == SIMHASH_RUN_CAP)
 			RunCounterClose(rc, SIMHASH_RUN_CAP - 1, SIMHASH_RUN_CAP);
+		CapTableAdd(&rc->cap, hash, SIMHASH_RUN_CAP);
 		LaneCounterAdd(&rc->capped, hash);
 	}
 }
@@ -228,6 +337,7 @@ typedef struct HashWeight
 extern bool FingerprintWeightedPairs(HashWeight *pairs, int64 npairs,
 									 uint64 *result);
 extern void CheckFeatureWeight(double weight);
+extern int	CompareHashWeight(const void *a, const void *b);
 
 /* fingerprint_features.c */
 typedef struct FeatureExtractor FeatureExtractor;
@@ -239,6 +349,7 @@ typedef struct FeatureStat
 	int64		count;			/* occurrences */
 	int64		runweight;		/* sum of the run weights of the occurrences */
 	int64		first;			/* sequence number of the first occurrence */
+	double		weight;			/* its weight, capped (FeatureExtractorStats) */
 	char	   *text;			/* the feature (introspection only) */
 	int			textlen;
 } FeatureStat;
@@ -248,10 +359,9 @@ extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
 									 int len, bool gap, bool newrun);
 extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
-extern LaneCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
+extern TfCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
 extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
 extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
-extern double FeatureWeight(Weighting weighting, const FeatureStat *stat);
 
 /* fingerprint_text.c */
 extern void SegmentDocument(const char *utf8, size_t len, bool numbers,

@@ -155,7 +155,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 			   *brk = st->masks + MASK_BREAK * nwords;
 	const char *lower = st->lower;
 	RunCounter *rc = st->rc;
-	LaneCounter *tf = st->tf;
+	TfCounter  *tf = st->tf;
 	bool		newrun = st->newrun;
 	int32		open = -1;		/* start of a token that goes on in the next
 								 * word */
@@ -267,7 +267,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 					LOAD_RUN();
 				}
 				else if (tf)
-					LaneCounterAdd(tf, HashWord(out, n));
+					TfCounterAdd(tf, HashWord(out, n));
 				else
 					FeatureExtractorAddToken(st->fx, out, n, true, newrun);
 			}
@@ -290,6 +290,8 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				{
 					runlen++;
 					RUN_ADD(run, hash);
+					/* the weight cap's totals: as RunCounterAdd does */
+					CapTableAddRunWord(&rc->cap, hash);
 				}
 				else
 				{
@@ -300,7 +302,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				}
 			}
 			else if (tf)
-				LaneCounterAdd(tf, HashWord(lower + start, end - start));
+				TfCounterAdd(tf, HashWord(lower + start, end - start));
 			else
 				FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
 			newrun = false;

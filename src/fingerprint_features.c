@@ -3,7 +3,7 @@
  *	  From kept tokens to weighted feature hashes: words, word shingles and
  *	  character n-grams.
  *
- * Features (algorithm version 2):
+ * Features (algorithm version 3):
  *	  - words: each kept token;
  *	  - shingles of n words: each run of n consecutive kept tokens, joined by
  *		one space;
@@ -27,9 +27,16 @@
  * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
  * short ones, so a page's template weighs less than its body: the benchmark
  * (README) measured the gain on mirrored pages.  tf counts every occurrence
- * 1.  Both need no memory per feature (byte lanes; runs waits for at most
- * one run of fewer than SIMHASH_RUN_CAP tokens).  binary and log weigh each
- * distinct feature once, which needs a table of the distinct features.
+ * 1.  Both count in byte lanes as the features come (runs waits for at most
+ * one run of fewer than SIMHASH_RUN_CAP tokens), and keep each distinct
+ * feature's total in a CapTable for the weight cap, which bounds it to the
+ * first SIMHASH_CAP_FEATURES distinct features.  binary and log weigh each
+ * distinct feature once, which needs a table of all the distinct features.
+ *
+ * Then every weighting caps each distinct feature's total weight at a share
+ * of the document's total (see CapTable in fingerprint.h): a word such as
+ * "the" or "的" weighs 6 to 8 % of a typical page, and that same lean on
+ * every page brings unrelated pages of one template within a few bits.
  */
 #include "fingerprint.h"
 
@@ -63,6 +70,7 @@ RunCounterClose(RunCounter *rc, int64 count, int64 w)
 {
 	WideLaneCounter *c = &rc->weighted;
 
+	CapTableRunEnd(&rc->cap, w);
 	if (count == 0)
 		return;
 	if (c->pending + count * w > 65535)
@@ -157,7 +165,8 @@ struct FeatureExtractor
 	FingerprintOptions opts;
 	bool		counting;		/* distinct features needed? */
 	bool		introspect;		/* keep the text of each feature? */
-	LaneCounter lanes;			/* tf and runs without counting */
+	TfCounter	tf;				/* tf and runs without counting; its cap
+								 * table serves both */
 	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
 								 * counted once each (multiplied at the end) */
 	WideLaneCounter weighted;	/* runs: features of other weights */
@@ -188,9 +197,9 @@ struct FeatureExtractor
 	int			pendingcap;
 };
 
-/* Weight of a feature that occurs count times, under a weighting. */
-double
-FeatureWeight(Weighting weighting, const FeatureStat *stat)
+/* Weight of a feature before the cap, under a weighting. */
+static double
+UncappedWeight(Weighting weighting, const FeatureStat *stat)
 {
 	switch (weighting)
 	{
@@ -227,7 +236,7 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
 		fx->pendingtext = palloc(sizeof(char *) * fx->pendingcap);
 		fx->pendinglen = palloc(sizeof(int) * fx->pendingcap);
 	}
-	LaneCounterInit(&fx->lanes);
+	LaneCounterInit(&fx->tf.lanes);
 	LaneCounterInit(&fx->capped);
 	memset(&fx->weighted, 0, sizeof(WideLaneCounter));
 	fx->fastruns = fx->runs && !fx->counting &&
@@ -235,6 +244,10 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
 	memset(&fx->rc, 0, sizeof(RunCounter));
 	if (fx->counting)
 		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
+	else if (fx->fastruns)
+		CapTableInit(&fx->rc.cap);
+	else
+		CapTableInit(&fx->tf.cap);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
 		for (int i = 0; i < opts->n; i++)
 			initStringInfo(&fx->ring[i]);
@@ -253,9 +266,10 @@ Count(FeatureExtractor *fx, uint64 hash, int64 w, const char *feature, int len)
 		else if (fx->runs)
 			WideLaneCounterAdd(&fx->weighted, hash, w);
 		else if (w == 1)
-			LaneCounterAdd(&fx->lanes, hash);
+			LaneCounterAdd(&fx->tf.lanes, hash);
 		else
-			LaneCounterAddWeighted(&fx->lanes, hash, w);
+			LaneCounterAddWeighted(&fx->tf.lanes, hash, w);
+		CapTableAdd(&fx->tf.cap, hash, w);
 	}
 	else
 	{
@@ -500,15 +514,71 @@ FeatureExtractorRunCounter(FeatureExtractor *fx)
 
 /*
  * The counter that single words of weighting tf may be added to directly
- * (their hash, with LaneCounterAdd), or NULL when the options need more.
+ * (their hash, with TfCounterAdd), or NULL when the options need more.
  */
-LaneCounter *
+TfCounter *
 FeatureExtractorTfCounter(FeatureExtractor *fx)
 {
 	if (fx->counting || fx->opts.weighting != WEIGHTING_TF ||
 		fx->opts.kind == FEATURES_CHARS || fx->opts.n != 1)
 		return NULL;
-	return &fx->lanes;
+	return &fx->tf;
+}
+
+/*
+ * Sets the weight of each of the n distinct features in stats: its weight
+ * under the weighting, capped (see CapTable in fingerprint.h).  The cap
+ * applies to the first SIMHASH_CAP_FEATURES features in order of first
+ * occurrence only, so stats is sorted that way when it has more.  The
+ * total of weighting log is summed in hash order, like the fingerprint.
+ */
+static void
+CapStats(FeatureExtractor *fx, FeatureStat *stats, int64 n)
+{
+	Weighting	weighting = fx->opts.weighting;
+	int64		firstuncapped = Min(n, SIMHASH_CAP_FEATURES);
+
+	if (n > SIMHASH_CAP_FEATURES)
+		qsort(stats, n, sizeof(FeatureStat), CompareStatFirst);
+	if (weighting == WEIGHTING_LOG)
+	{
+		HashWeight *sorted = palloc(sizeof(HashWeight) * Max(n, 1));
+		double		total = 0.0;
+		double		cap;
+
+		for (int64 i = 0; i < n; i++)
+		{
+			sorted[i].hash = stats[i].hash;
+			sorted[i].weight = UncappedWeight(weighting, &stats[i]);
+		}
+		if (n > 1)
+			qsort(sorted, n, sizeof(HashWeight), CompareHashWeight);
+		for (int64 i = 0; i < n; i++)
+			total += sorted[i].weight;
+		cap = CapOfLog(total);
+		for (int64 i = 0; i < n; i++)
+		{
+			double		w = UncappedWeight(weighting, &stats[i]);
+
+			stats[i].weight = i < firstuncapped ? Min(w, cap) : w;
+		}
+		pfree(sorted);
+	}
+	else
+	{
+		int64		total = 0;
+		int64		cap;
+
+		for (int64 i = 0; i < n; i++)
+			total += (int64) UncappedWeight(weighting, &stats[i]);
+		cap = CapOf(weighting, total);
+		for (int64 i = 0; i < n; i++)
+		{
+			int64		w = (int64) UncappedWeight(weighting, &stats[i]);
+
+			stats[i].weight = (double) (i < firstuncapped ? Min(w, cap) : w);
+		}
+	}
 }
 
 /*
@@ -525,22 +595,32 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 	FinishShort(fx);
 	if (!fx->counting)
 	{
-		LaneCounterFlush(&fx->lanes);
+		LaneCounter *lanes = &fx->tf.lanes;
+		int64		cap;
+
+		LaneCounterFlush(lanes);
 		LaneCounterFlush(&fx->capped);
 		WideLaneCounterFlush(&fx->weighted);
 		LaneCounterFlush(&fx->rc.capped);
 		WideLaneCounterFlush(&fx->rc.weighted);
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
-			fx->lanes.ones[bit] += SIMHASH_RUN_CAP * fx->capped.ones[bit] +
+			lanes->ones[bit] += SIMHASH_RUN_CAP * fx->capped.ones[bit] +
 				fx->weighted.ones[bit] +
 				SIMHASH_RUN_CAP * fx->rc.capped.ones[bit] +
 				fx->rc.weighted.ones[bit];
-		fx->lanes.total += SIMHASH_RUN_CAP * fx->capped.total + fx->weighted.total +
+		lanes->total += SIMHASH_RUN_CAP * fx->capped.total + fx->weighted.total +
 			SIMHASH_RUN_CAP * fx->rc.capped.total + fx->rc.weighted.total;
-		return LaneCounterResult(&fx->lanes, result);
+		/* one of the two tables holds the totals; the other is unused */
+		cap = CapOf(fx->opts.weighting, lanes->total);
+		if (fx->rc.cap.entries)
+			CapTableApply(&fx->rc.cap, cap, lanes->ones, &lanes->total);
+		if (fx->tf.cap.entries)
+			CapTableApply(&fx->tf.cap, cap, lanes->ones, &lanes->total);
+		return LaneCounterResult(lanes, result);
 	}
 
 	stats = CollectStats(fx, &n);
+	CapStats(fx, stats, n);
 	if (fx->opts.weighting == WEIGHTING_LOG)
 	{
 		HashWeight *pairs = palloc(sizeof(HashWeight) * Max(n, 1));
@@ -548,7 +628,7 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 		for (int64 i = 0; i < n; i++)
 		{
 			pairs[i].hash = stats[i].hash;
-			pairs[i].weight = FeatureWeight(fx->opts.weighting, &stats[i]);
+			pairs[i].weight = stats[i].weight;
 		}
 		ok = FingerprintWeightedPairs(pairs, n, result);
 		pfree(pairs);
@@ -561,8 +641,7 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 		LaneCounterInit(&lanes);
 		for (int64 i = 0; i < n; i++)
 		{
-			LaneCounterAddWeighted(&lanes, stats[i].hash,
-								   (int64) FeatureWeight(fx->opts.weighting, &stats[i]));
+			LaneCounterAddWeighted(&lanes, stats[i].hash, (int64) stats[i].weight);
 		}
 		ok = LaneCounterResult(&lanes, result);
 	}
@@ -571,8 +650,8 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 }
 
 /*
- * The distinct features of the document, in order of first occurrence;
- * needs an extractor created with introspect.
+ * The distinct features of the document, in order of first occurrence,
+ * with their capped weights; needs an extractor created with introspect.
  */
 FeatureStat *
 FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats)
@@ -583,6 +662,7 @@ FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats)
 	FinishShort(fx);
 	stats = CollectStats(fx, nstats);
 	qsort(stats, *nstats, sizeof(FeatureStat), CompareStatFirst);
+	CapStats(fx, stats, *nstats);
 	return stats;
 }
 

@@ -127,7 +127,7 @@ typedef struct SegmentState
 	FeatureExtractor *fx;
 	RunCounter *rc;				/* default options: words counted here
 								 * directly, without FeatureExtractorAddToken */
-	LaneCounter *tf;			/* the same for words weighted tf */
+	TfCounter  *tf;			/* the same for words weighted tf */
 	bool		numbers;
 	bool		newrun;			/* a run break since the last kept token? */
 	char	   *token;			/* a token in UTF-8 */

@@ -1,12 +1,16 @@
 /*
  * reference.c
  *	  An independent, deliberately naive implementation of simhash(text)
- *	  algorithm version 2, used to compute the golden vectors.
+ *	  algorithm version 3, used to compute the golden vectors.
  *
  * It shares no code with the extension: it normalizes the whole text with
  * ICU at once (no chunks), segments it with one ICU word break iterator
  * (no ASCII fast path), builds the complete list of features with their
- * weights in memory, and sums +weight / -weight bit by bit (no byte lanes).
+ * weights in memory, groups them by hash to total and cap each distinct
+ * feature's weight (version 3: at max(ceil(9 W / 200), 64) under runs,
+ * max(ceil(9 W / 200), 1) under tf and binary, max(0.045 W, 1) under log,
+ * W the document's total weight, for the first 65,536 distinct features by
+ * first occurrence), and sums +weight / -weight bit by bit (no byte lanes).
  * What it shares with the extension is only the specification (see
  * src/fingerprint_text.c and src/fingerprint_features.c) and the two
  * libraries: ICU and xxHash.
@@ -36,6 +40,7 @@
 
 #define RUN_CAP 64
 #define MAX_RUN 3
+#define CAP_FEATURES 65536		/* distinct features subject to the cap */
 
 typedef struct Token
 {
@@ -51,6 +56,23 @@ typedef struct Feature
 	uint64_t	hash;
 	long		weight_runs;	/* weight of its run */
 } Feature;
+
+/* An occurrence of a feature: its hash and its position among all. */
+typedef struct Occurrence
+{
+	uint64_t	hash;
+	int			index;
+} Occurrence;
+
+/* A distinct feature and its total weight. */
+typedef struct Group
+{
+	uint64_t	hash;
+	int			first;			/* position of its first occurrence */
+	long		count;
+	long		runs;			/* sum of the run weights */
+	double		weight;
+} Group;
 
 static void
 die(const char *msg)
@@ -175,12 +197,23 @@ tokenize(const char *text, bool numbers, int *ntokens)
 }
 
 static int
-cmp_u64(const void *a, const void *b)
+cmp_occurrence(const void *a, const void *b)
 {
-	uint64_t	x = *(const uint64_t *) a,
-				y = *(const uint64_t *) b;
+	const Occurrence *x = a,
+			   *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->index - y->index;
+}
+
+static int
+cmp_group_first(const void *a, const void *b)
+{
+	const Group *x = *(const Group *const *) a,
+			   *y = *(const Group *const *) b;
+
+	return x->first - y->first;
 }
 
 /* Fingerprint of one vector; returns false for NULL. */
@@ -282,41 +315,77 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 		}
 	}
 
-	if (strcmp(weighting, "tf") == 0 || strcmp(weighting, "runs") == 0)
+	/*
+	 * Distinct features: group the occurrences by hash (sorted by hash,
+	 * then position), total their weight, rank the groups by their first
+	 * occurrence (only the first CAP_FEATURES are capped), cap, and sum
+	 * +weight / -weight per group in hash order.
+	 */
 	{
-		bool		runs = strcmp(weighting, "runs") == 0;
+		Occurrence *occ = malloc(sizeof(Occurrence) * (nf + 1));
+		Group	   *g = malloc(sizeof(Group) * (nf + 1));
+		Group	  **byfirst = malloc(sizeof(Group *) * (nf + 1));
+		int			ng = 0;
+		bool		logw = strcmp(weighting, "log") == 0;
+		double		total = 0,
+					cap;
 
 		for (int i = 0; i < nf; i++)
 		{
-			double		w = runs ? feats[i].weight_runs : 1;
-
-			any = true;
-			for (int b = 0; b < 64; b++)
-				sums[b] += ((feats[i].hash >> b) & 1) ? w : -w;
+			occ[i].hash = feats[i].hash;
+			occ[i].index = i;
 		}
-	}
-	else
-	{
-		/* distinct features, in hash order, weighted by their count */
-		uint64_t   *h = malloc(sizeof(uint64_t) * (nf + 1));
-
-		for (int i = 0; i < nf; i++)
-			h[i] = feats[i].hash;
-		qsort(h, nf, sizeof(uint64_t), cmp_u64);
+		qsort(occ, nf, sizeof(Occurrence), cmp_occurrence);
 		for (int i = 0; i < nf;)
 		{
 			int			j = i;
-			double		w;
 
-			while (j < nf && h[j] == h[i])
-				j++;
-			w = strcmp(weighting, "binary") == 0 ? 1.0 : 1.0 + log((double) (j - i));
-			any = true;
-			for (int b = 0; b < 64; b++)
-				sums[b] += ((h[i] >> b) & 1) ? w : -w;
+			g[ng].hash = occ[i].hash;
+			g[ng].first = occ[i].index;	/* the smallest: sorted by position */
+			g[ng].count = 0;
+			g[ng].runs = 0;
+			for (; j < nf && occ[j].hash == occ[i].hash; j++)
+			{
+				g[ng].count++;
+				g[ng].runs += feats[occ[j].index].weight_runs;
+			}
+			if (strcmp(weighting, "runs") == 0)
+				g[ng].weight = (double) g[ng].runs;
+			else if (strcmp(weighting, "tf") == 0)
+				g[ng].weight = (double) g[ng].count;
+			else if (strcmp(weighting, "binary") == 0)
+				g[ng].weight = 1.0;
+			else
+				g[ng].weight = 1.0 + log((double) g[ng].count);
+			total += g[ng].weight;	/* in hash order */
+			ng++;
 			i = j;
 		}
-		free(h);
+		if (logw)
+			cap = 0.045 * total > 1.0 ? 0.045 * total : 1.0;
+		else
+		{
+			long long	w = (long long) total;	/* exact: integer weights */
+			long long	c = (9 * w) / 200 + ((9 * w) % 200 != 0);
+			long long	floor = strcmp(weighting, "runs") == 0 ? RUN_CAP : 1;
+
+			cap = (double) (c > floor ? c : floor);
+		}
+		for (int k = 0; k < ng; k++)
+			byfirst[k] = &g[k];
+		qsort(byfirst, ng, sizeof(Group *), cmp_group_first);
+		for (int k = 0; k < ng && k < CAP_FEATURES; k++)
+			if (byfirst[k]->weight > cap)
+				byfirst[k]->weight = cap;
+		for (int k = 0; k < ng; k++)
+		{
+			any = true;
+			for (int b = 0; b < 64; b++)
+				sums[b] += ((g[k].hash >> b) & 1) ? g[k].weight : -g[k].weight;
+		}
+		free(occ);
+		free(g);
+		free(byfirst);
 	}
 	*result = 0;
 	for (int b = 0; b < 64; b++)
