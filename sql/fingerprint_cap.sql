@@ -106,3 +106,60 @@ SELECT w AS weighting, f.distinct_features, f.the_weight, f.and_weight,
                            CASE w WHEN 'runs' THEN 25990 ELSE 3310 END ELSE weight END) AS agg_and_capped
                   FROM simhash_features(body, 'words', 1, w)) f
  ORDER BY 1;
+
+-- The table of totals starts at a size guessed from the text's length and
+-- grows when a text has more distinct words than that, also in the middle
+-- of a run (whose words' places in the table move along).  Sentences of
+-- w1 ... w3000 (39, then 74 of 40, then 1 word; 2,998 distinct words, as
+-- w1111 reads w111, w2222 w222), then 200 sentences of 63 times "the" and
+-- 100 of 63 times "and", both capped (runs: W = 39^2 + 74 * 40^2 + 1 +
+-- 300 * 63^2 = 1,310,622, cap 58,978; tf: W = 21,900, cap 986), so they tie
+-- where they differ, while uncapped "the" would outweigh the rest: the fingerprint
+-- equals the aggregate over the rows (counted without that table) and
+-- differs from the one without the cap; so does that of the first 2,000
+-- bytes (a short value, a small first table, about 400 distinct words).
+CREATE TEMP TABLE growdoc AS
+SELECT string_agg('w' || i, CASE WHEN i % 40 = 0 THEN E'.\n' ELSE ' ' END) || E'.\n' ||
+       repeat(repeat('the ', 63) || E'.\n', 200) ||
+       repeat(repeat('and ', 63) || E'.\n', 100) AS body
+  FROM generate_series(1, 3000) i;
+SELECT w AS weighting, f.distinct_features, f.the_weight, f.and_weight,
+       simhash(body, 'words', 1, w) = f.agg AS agrees,
+       simhash(body, 'words', 1, w) <> f.uncapped AS cap_matters,
+       simhash(left(body, 2000), 'words', 1, w) = f2.agg AS short_agrees
+  FROM growdoc, unnest(ARRAY['runs', 'tf']) w,
+       LATERAL (SELECT count(*) AS distinct_features,
+                       max(weight) FILTER (WHERE feature = 'the') AS the_weight,
+                       max(weight) FILTER (WHERE feature = 'and') AS and_weight,
+                       simhash_agg(feature, weight) AS agg,
+                       simhash_agg(feature, CASE feature WHEN 'the' THEN
+                           CASE w WHEN 'runs' THEN 200 * 63 * 63 ELSE 200 * 63 END
+                           ELSE weight END) AS uncapped
+                  FROM simhash_features(body, 'words', 1, w)) f,
+       LATERAL (SELECT simhash_agg(feature, weight) AS agg
+                  FROM simhash_features(left(body, 2000), 'words', 1, w)) f2
+ ORDER BY 1;
+
+-- A call cancelled half-way (here by the statement timeout, nearly always
+-- while one of the calls reads a long text of the same words) leaves
+-- nothing behind for the next one: left-over totals of "the" would keep it
+-- from being capped.
+CREATE TEMP TABLE longdoc AS
+SELECT string_agg(CASE WHEN i % 10 = 0 THEN 'the' ELSE 'w' || (i % 3000) END,
+                  CASE WHEN i % 40 = 0 THEN E'.\n' ELSE ' ' END) AS body
+  FROM generate_series(1, 1000000) i;
+SET statement_timeout = '100ms';
+DO $$
+BEGIN
+  FOR i IN 1 .. 1000 LOOP
+    PERFORM simhash(body) FROM longdoc;
+  END LOOP;
+EXCEPTION WHEN query_canceled THEN
+  NULL;
+END $$;
+RESET statement_timeout;
+SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_cancel
+  FROM growdoc, unnest(ARRAY['runs', 'tf']) w,
+       LATERAL (SELECT simhash_agg(feature, weight) AS agg
+                  FROM simhash_features(body, 'words', 1, w)) f
+ ORDER BY 1;

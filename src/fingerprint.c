@@ -16,6 +16,7 @@
  */
 #include "fingerprint.h"
 
+#include "access/detoast.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -95,7 +96,9 @@ ToUtf8(const char *s, int len, int *outlen)
 static FeatureExtractor *
 ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 {
-	FeatureExtractor *fx = FeatureExtractorCreate(opts, introspect);
+	/* the raw size (from the header or the TOAST pointer): a sizing hint */
+	FeatureExtractor *fx = FeatureExtractorCreate(opts, introspect,
+												  (int64) toast_raw_datum_size(document));
 	struct varlena *attr = (struct varlena *) DatumGetPointer(document);
 
 	if (VARATT_IS_EXTERNAL_ONDISK(attr))

@@ -151,20 +151,30 @@ typedef struct CapEntry
  * Open-addressing table (linear probing, at most half full) of the total
  * weights of a document's distinct features, for the integer weightings
  * counted in lanes (runs, tf).  Entry mask + 1, after the last slot,
- * absorbs the features past SIMHASH_CAP_FEATURES.  Under weighting runs a
- * word's weight is known only when its run ends: CapTableAddRunWord counts
- * it 1 and remembers its slot in run; CapTableRunEnd adds the rest.
+ * absorbs the features past SIMHASH_CAP_FEATURES.  used lists the slots of
+ * the members, so that the end of a call touches only those.  Under
+ * weighting runs a word's weight is known only when its run ends:
+ * CapTableAddRunWord counts it 1 and remembers its slot in run;
+ * CapTableRunEnd adds the rest.
+ *
+ * The entries are, when free, the backend's retained table (zero outside a
+ * call, so no call allocates or clears one; see CapTableInit), otherwise
+ * memory of the call's context.
  */
 typedef struct CapTable
 {
 	CapEntry   *entries;		/* mask + 2 entries */
+	uint32	   *used;			/* slots of the members, in insertion order */
 	uint32		mask;
 	int32		members;
+	int32		limit;			/* members that fit before CapTableInsert */
+	bool		retained;		/* entries are the backend's retained table */
 	int32		nrun;			/* slots in run */
 	uint32		run[SIMHASH_RUN_CAP];	/* slots of the current run's words */
+	MemoryContextCallback release;	/* gives back the retained table */
 } CapTable;
 
-extern void CapTableInit(CapTable *t);
+extern void CapTableInit(CapTable *t, int64 textbytes);
 extern uint32 CapTableInsert(CapTable *t, uint64 hash, int64 w, uint32 slot);
 extern int64 CapOf(Weighting weighting, int64 total);
 extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
@@ -185,7 +195,15 @@ CapTableAdd(CapTable *t, uint64 hash, int64 w)
 		CapEntry   *e = &t->entries[i];
 
 		if (e->weight == 0)
-			return CapTableInsert(t, hash, w, i);
+		{
+			/* a new member; CapTableInsert grows or overflows */
+			if (unlikely(t->members >= t->limit))
+				return CapTableInsert(t, hash, w, i);
+			e->hash = hash;
+			e->weight = w;
+			t->used[t->members++] = i;
+			return i;
+		}
 		if (e->hash == hash)
 		{
 			e->weight += w;
@@ -355,7 +373,7 @@ typedef struct FeatureStat
 } FeatureStat;
 
 extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
-												bool introspect);
+												bool introspect, int64 textbytes);
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
 									 int len, bool gap, bool newrun);
 extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);

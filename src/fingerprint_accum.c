@@ -19,6 +19,8 @@
 
 #include <math.h>
 
+#include "utils/memutils.h"
+
 /* Adds the byte lanes into the 64-bit counters and clears them. */
 void
 LaneCounterFlush(LaneCounter *counter)
@@ -116,23 +118,95 @@ FingerprintWeightedPairs(HashWeight *pairs, int64 npairs, uint64 *result)
 	return true;
 }
 
-/* Initial slots of a CapTable: enough for a short text's distinct words. */
-#define CAP_TABLE_INITIAL 1024
+/*
+ * Slots of the backend's retained CapTable: documents of up to about
+ * 4,096 distinct features (a long web page) never allocate a table.  The
+ * retained table is zero outside a call; a call uses a prefix of it sized
+ * from the text's length, grows within it in place, and on leaving clears
+ * only the slots it used.  A larger table, or one for a second table live
+ * at the same time, is allocated in the call's memory context.
+ */
+#define CAP_TABLE_RETAINED 8192
+/* Smallest first table: 4 kB. */
+#define CAP_TABLE_MIN 256
 
-static CapEntry *
-CapTableAlloc(uint32 slots)
+static struct
 {
-	/* slots + 1: the entry after the last absorbs features past the bound */
-	return palloc0(sizeof(CapEntry) * ((Size) slots + 1));
+	CapEntry   *entries;		/* CAP_TABLE_RETAINED + 1 entries, or NULL */
+	uint32	   *used;			/* CAP_TABLE_RETAINED / 2 slots */
+	CapTable   *owner;			/* the table using it, or NULL */
+} retained;
+
+static uint32
+CapLimit(uint32 slots)
+{
+	return Min(slots / 2, SIMHASH_CAP_FEATURES);
 }
 
-void
-CapTableInit(CapTable *t)
+/* Clears the slots t used in the retained table and gives it back. */
+static void
+CapTableRelease(CapTable *t)
 {
-	t->entries = CapTableAlloc(CAP_TABLE_INITIAL);
-	t->mask = CAP_TABLE_INITIAL - 1;
+	Assert(t->retained && retained.owner == t);
+	for (int32 k = 0; k < t->members; k++)
+		t->entries[t->used[k]] = (CapEntry) {0, 0};
+	t->entries[t->mask + 1] = (CapEntry) {0, 0};
+	t->retained = false;
+	t->entries = NULL;
+	t->used = NULL;
+	retained.owner = NULL;
+}
+
+/* Reset callback of the call's context: a call that ended in an error. */
+static void
+CapTableReleaseCallback(void *arg)
+{
+	CapTable   *t = arg;
+
+	if (t->retained && retained.owner == t)
+		CapTableRelease(t);
+}
+
+/*
+ * Sets up t for a text of about textbytes bytes (a hint: distinct features
+ * take 14 bytes or more of English text, so slots = textbytes / 8 leave the
+ * table at most half full for nearly every text; growth covers the rest).
+ */
+void
+CapTableInit(CapTable *t, int64 textbytes)
+{
+	uint32		slots = CAP_TABLE_MIN;
+
+	while (slots < CAP_TABLE_RETAINED && (int64) slots * 8 < textbytes)
+		slots *= 2;
+	t->mask = slots - 1;
 	t->members = 0;
+	t->limit = CapLimit(slots);
 	t->nrun = 0;
+	if (retained.owner == NULL)
+	{
+		if (retained.entries == NULL)
+		{
+			retained.entries = MemoryContextAllocZero(TopMemoryContext,
+													  sizeof(CapEntry) * (CAP_TABLE_RETAINED + 1));
+			retained.used = MemoryContextAlloc(TopMemoryContext,
+											   sizeof(uint32) * (CAP_TABLE_RETAINED / 2));
+		}
+		retained.owner = t;
+		t->retained = true;
+		t->entries = retained.entries;
+		t->used = retained.used;
+		t->release.func = CapTableReleaseCallback;
+		t->release.arg = t;
+		MemoryContextRegisterResetCallback(CurrentMemoryContext, &t->release);
+	}
+	else
+	{
+		/* slots + 1: the entry after the last absorbs features past the bound */
+		t->retained = false;
+		t->entries = palloc0(sizeof(CapEntry) * ((Size) slots + 1));
+		t->used = palloc(sizeof(uint32) * (slots / 2));
+	}
 }
 
 /* Slot of hash in t, which holds it. */
@@ -146,36 +220,61 @@ CapTableFind(CapTable *t, uint64 hash)
 	return i;
 }
 
-/* Doubles the table; the slots of the current run move along. */
+/*
+ * Doubles the table (in place within the retained table while it fits);
+ * the members keep their order in used, the slots of the current run move
+ * along.  Only members' slots are read: O(members).
+ */
 static void
 CapTableGrow(CapTable *t)
 {
-	CapEntry   *old = t->entries;
-	uint32		oldslots = t->mask + 1;
+	uint32		slots = 2 * (t->mask + 1);
+	CapEntry   *saved = palloc(sizeof(CapEntry) * Max(t->members, 1));
+	uint64		runhash[SIMHASH_RUN_CAP];
 
-	t->mask = 2 * oldslots - 1;
-	t->entries = CapTableAlloc(2 * oldslots);
-	for (uint32 i = 0; i < oldslots; i++)
+	/* no feature has overflowed yet: growth stops at the bound */
+	Assert(t->entries[t->mask + 1].weight == 0);
+	for (int r = 0; r < t->nrun; r++)
+		runhash[r] = t->entries[t->run[r]].hash;
+	for (int32 k = 0; k < t->members; k++)
+		saved[k] = t->entries[t->used[k]];
+	if (t->retained && slots <= CAP_TABLE_RETAINED)
 	{
-		uint32		j;
+		for (int32 k = 0; k < t->members; k++)
+			t->entries[t->used[k]] = (CapEntry) {0, 0};
+	}
+	else
+	{
+		if (t->retained)
+			CapTableRelease(t);
+		else
+		{
+			pfree(t->entries);
+			pfree(t->used);
+		}
+		t->entries = palloc0(sizeof(CapEntry) * ((Size) slots + 1));
+		t->used = palloc(sizeof(uint32) * (slots / 2));
+	}
+	t->mask = slots - 1;
+	t->limit = CapLimit(slots);
+	for (int32 k = 0; k < t->members; k++)
+	{
+		uint32		j = (uint32) saved[k].hash & t->mask;
 
-		if (old[i].weight == 0)
-			continue;
-		j = (uint32) old[i].hash & t->mask;
 		while (t->entries[j].weight != 0)
 			j = (j + 1) & t->mask;
-		t->entries[j] = old[i];
+		t->entries[j] = saved[k];
+		t->used[k] = j;
 	}
 	for (int r = 0; r < t->nrun; r++)
-		t->run[r] = t->run[r] == oldslots ? t->mask + 1 :
-			CapTableFind(t, old[t->run[r]].hash);
-	pfree(old);
+		t->run[r] = CapTableFind(t, runhash[r]);
+	pfree(saved);
 }
 
 /*
- * CapTableAdd's insertion of a new feature at the empty slot slot: past
- * SIMHASH_CAP_FEATURES distinct features it goes to the overflow entry,
- * never to be capped.
+ * CapTableAdd's insertion of a new feature at the empty slot slot when the
+ * table holds limit members: past SIMHASH_CAP_FEATURES distinct features it
+ * goes to the overflow entry, never to be capped; else the table grows.
  */
 uint32
 CapTableInsert(CapTable *t, uint64 hash, int64 w, uint32 slot)
@@ -186,16 +285,13 @@ CapTableInsert(CapTable *t, uint64 hash, int64 w, uint32 slot)
 		t->entries[slot].weight += w;
 		return slot;
 	}
-	if (2 * (uint32) (t->members + 1) > t->mask + 1)
-	{
-		CapTableGrow(t);
-		slot = (uint32) hash & t->mask;
-		while (t->entries[slot].weight != 0)
-			slot = (slot + 1) & t->mask;
-	}
+	CapTableGrow(t);
+	slot = (uint32) hash & t->mask;
+	while (t->entries[slot].weight != 0)
+		slot = (slot + 1) & t->mask;
 	t->entries[slot].hash = hash;
 	t->entries[slot].weight = w;
-	t->members++;
+	t->used[t->members++] = slot;
 	return slot;
 }
 
@@ -217,22 +313,25 @@ CapOfLog(double total)
 
 /*
  * Takes the weight above cap of every feature in t out of the per-bit sums
- * ones (weight of the features with the bit set) and total.
+ * ones (weight of the features with the bit set) and total; gives back the
+ * retained table.
  */
 void
 CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
 {
 	Assert(t->nrun == 0);
-	for (uint32 i = 0; i <= t->mask; i++)
+	for (int32 k = 0; k < t->members; k++)
 	{
-		uint64		hash = t->entries[i].hash;
-		int64		excess = t->entries[i].weight - cap;
+		const CapEntry *e = &t->entries[t->used[k]];
+		int64		excess = e->weight - cap;
 
 		if (excess <= 0)
 			continue;
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
-			if ((hash >> bit) & 1)
+			if ((e->hash >> bit) & 1)
 				ones[bit] -= excess;
 		*total -= excess;
 	}
+	if (t->retained)
+		CapTableRelease(t);
 }

@@ -216,11 +216,13 @@ UncappedWeight(Weighting weighting, const FeatureStat *stat)
 }
 
 /*
- * Creates an extractor in the current memory context.  With introspect,
+ * Creates an extractor in the current memory context for a text of about
+ * textbytes bytes (a hint for the size of the tables).  With introspect,
  * the text of every distinct feature is kept for FeatureExtractorStats.
  */
 FeatureExtractor *
-FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
+FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
+					   int64 textbytes)
 {
 	FeatureExtractor *fx = palloc0(sizeof(FeatureExtractor));
 
@@ -245,9 +247,9 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect)
 	if (fx->counting)
 		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
 	else if (fx->fastruns)
-		CapTableInit(&fx->rc.cap);
+		CapTableInit(&fx->rc.cap, textbytes);
 	else
-		CapTableInit(&fx->tf.cap);
+		CapTableInit(&fx->tf.cap, textbytes);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
 		for (int i = 0; i < opts->n; i++)
 			initStringInfo(&fx->ring[i]);
