@@ -154,8 +154,9 @@ typedef struct CapEntry
  * absorbs the features past SIMHASH_CAP_FEATURES.  used lists the slots of
  * the members, so that the end of a call touches only those.  Under
  * weighting runs a word's weight is known only when its run ends:
- * CapTableAddRunWord counts it 1 and remembers its slot in run;
- * CapTableRunEnd adds the rest.
+ * CapTableAddRunWord keeps its hash in run, and CapTableRunEnd adds the
+ * run's words with their weight, in order (so the members' order of first
+ * occurrence is the text's).
  *
  * The entries are, when free, the backend's retained table (zero outside a
  * call, so no call allocates or clears one; see CapTableInit), otherwise
@@ -169,23 +170,19 @@ typedef struct CapTable
 	int32		members;
 	int32		limit;			/* members that fit before CapTableInsert */
 	bool		retained;		/* entries are the backend's retained table */
-	int32		nrun;			/* slots in run */
-	uint32		run[SIMHASH_RUN_CAP];	/* slots of the current run's words */
+	int32		nrun;			/* hashes in run */
+	uint64		run[SIMHASH_RUN_CAP];	/* hashes of the current run's words */
 	MemoryContextCallback release;	/* gives back the retained table */
 } CapTable;
 
 extern void CapTableInit(CapTable *t, int64 textbytes);
-extern uint32 CapTableInsert(CapTable *t, uint64 hash, int64 w, uint32 slot);
+extern void CapTableInsert(CapTable *t, uint64 hash, int64 w);
 extern int64 CapOf(Weighting weighting, int64 total);
 extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
 extern double CapOfLog(double total);
 
-/*
- * Adds w >= 1 to the total of the feature of hash hash; returns its slot
- * (valid until the next CapTableAdd, or, for the slots in run, until the
- * table is freed: growing the table moves them along).
- */
-static pg_attribute_always_inline uint32
+/* Adds w >= 1 to the total of the feature of hash hash. */
+static pg_attribute_always_inline void
 CapTableAdd(CapTable *t, uint64 hash, int64 w)
 {
 	uint32		i = (uint32) hash & t->mask;
@@ -198,28 +195,29 @@ CapTableAdd(CapTable *t, uint64 hash, int64 w)
 		{
 			/* a new member; CapTableInsert grows or overflows */
 			if (unlikely(t->members >= t->limit))
-				return CapTableInsert(t, hash, w, i);
-			e->hash = hash;
-			e->weight = w;
-			t->used[t->members++] = i;
-			return i;
+				CapTableInsert(t, hash, w);
+			else
+			{
+				e->hash = hash;
+				e->weight = w;
+				t->used[t->members++] = i;
+			}
+			return;
 		}
 		if (e->hash == hash)
 		{
 			e->weight += w;
-			return i;
+			return;
 		}
 		i = (i + 1) & t->mask;
 	}
 }
 
-/* A word of a run shorter than SIMHASH_RUN_CAP so far: counted 1 for now. */
+/* A word of a run shorter than SIMHASH_RUN_CAP so far: added at its end. */
 static pg_attribute_always_inline void
 CapTableAddRunWord(CapTable *t, uint64 hash)
 {
-	uint32		slot = CapTableAdd(t, hash, 1);	/* may move the run's slots */
-
-	t->run[t->nrun++] = slot;
+	t->run[t->nrun++] = hash;
 }
 
 /* The current run ended with weight w: each of its words weighs w. */
@@ -227,7 +225,7 @@ static inline void
 CapTableRunEnd(CapTable *t, int64 w)
 {
 	for (int i = 0; i < t->nrun; i++)
-		t->entries[t->run[i]].weight += w - 1;
+		CapTableAdd(t, t->run[i], w);
 	t->nrun = 0;
 }
 

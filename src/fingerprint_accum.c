@@ -209,33 +209,19 @@ CapTableInit(CapTable *t, int64 textbytes)
 	}
 }
 
-/* Slot of hash in t, which holds it. */
-static uint32
-CapTableFind(CapTable *t, uint64 hash)
-{
-	uint32		i = (uint32) hash & t->mask;
-
-	while (t->entries[i].hash != hash || t->entries[i].weight == 0)
-		i = (i + 1) & t->mask;
-	return i;
-}
-
 /*
  * Doubles the table (in place within the retained table while it fits);
- * the members keep their order in used, the slots of the current run move
- * along.  Only members' slots are read: O(members).
+ * the members keep their order in used.  Only members' slots are read:
+ * O(members).
  */
 static void
 CapTableGrow(CapTable *t)
 {
 	uint32		slots = 2 * (t->mask + 1);
 	CapEntry   *saved = palloc(sizeof(CapEntry) * Max(t->members, 1));
-	uint64		runhash[SIMHASH_RUN_CAP];
 
 	/* no feature has overflowed yet: growth stops at the bound */
 	Assert(t->entries[t->mask + 1].weight == 0);
-	for (int r = 0; r < t->nrun; r++)
-		runhash[r] = t->entries[t->run[r]].hash;
 	for (int32 k = 0; k < t->members; k++)
 		saved[k] = t->entries[t->used[k]];
 	if (t->retained && slots <= CAP_TABLE_RETAINED)
@@ -266,24 +252,23 @@ CapTableGrow(CapTable *t)
 		t->entries[j] = saved[k];
 		t->used[k] = j;
 	}
-	for (int r = 0; r < t->nrun; r++)
-		t->run[r] = CapTableFind(t, runhash[r]);
 	pfree(saved);
 }
 
 /*
- * CapTableAdd's insertion of a new feature at the empty slot slot when the
- * table holds limit members: past SIMHASH_CAP_FEATURES distinct features it
- * goes to the overflow entry, never to be capped; else the table grows.
+ * CapTableAdd's insertion of a new feature when the table holds limit
+ * members: past SIMHASH_CAP_FEATURES distinct features it goes to the
+ * overflow entry, never to be capped; else the table grows.
  */
-uint32
-CapTableInsert(CapTable *t, uint64 hash, int64 w, uint32 slot)
+void
+CapTableInsert(CapTable *t, uint64 hash, int64 w)
 {
+	uint32		slot;
+
 	if (t->members >= SIMHASH_CAP_FEATURES)
 	{
-		slot = t->mask + 1;
-		t->entries[slot].weight += w;
-		return slot;
+		t->entries[t->mask + 1].weight += w;
+		return;
 	}
 	CapTableGrow(t);
 	slot = (uint32) hash & t->mask;
@@ -292,7 +277,6 @@ CapTableInsert(CapTable *t, uint64 hash, int64 w, uint32 slot)
 	t->entries[slot].hash = hash;
 	t->entries[slot].weight = w;
 	t->used[t->members++] = slot;
-	return slot;
 }
 
 /* The cap of integer weighting weighting for a document of weight total. */
