@@ -171,6 +171,9 @@ CapTableReleaseCallback(void *arg)
  * Sets up t for a text of about textbytes bytes (a hint: distinct features
  * take 14 bytes or more of English text, so slots = textbytes / 8 leave the
  * table at most half full for nearly every text; growth covers the rest).
+ * Taking the retained table registers a reset callback of the current
+ * memory context with t as its argument, so t must stay allocated until
+ * that context is reset or deleted.
  */
 void
 CapTableInit(CapTable *t, int64 textbytes)

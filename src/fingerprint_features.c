@@ -219,6 +219,8 @@ UncappedWeight(Weighting weighting, const FeatureStat *stat)
  * Creates an extractor in the current memory context for a text of about
  * textbytes bytes (a hint for the size of the tables).  With introspect,
  * the text of every distinct feature is kept for FeatureExtractorStats.
+ * The extractor may hold a reset callback of that context (CapTableInit):
+ * it must stay allocated until the context is reset or deleted (no pfree).
  */
 FeatureExtractor *
 FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
