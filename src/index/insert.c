@@ -98,31 +98,15 @@ ShLockBucketForInsert(Relation index, ShAmCache *cache, int table, uint32 prefix
 	{
 		BlockNumber blkno;
 		Buffer		buf;
-		ShPageOpaque opaque;
 
 		if (!cache->roots_valid)
 			RefreshRoots(index, cache);
 		blkno = cache->root[table][chunk];
 		if ((cache->dirmask[table] >> chunk) & 1)
-		{
-			Page		page;
-
-			buf = ReadBuffer(index, blkno);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			ShCheckPage(index, page, blkno, SH_PAGE_DIR, table);
-			blkno = ShDirEntries(page)[prefix & (SH_CHUNK_SIZE - 1)];
-			UnlockReleaseBuffer(buf);
-		}
-		if (blkno == SH_METAPAGE_BLKNO || blkno == InvalidBlockNumber)
-			ShCorrupted(index, "Block table %d has no bucket for prefix %u.", table, prefix);
-
-		buf = ReadBuffer(index, blkno);
-		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-		opaque = ShCheckPage(index, BufferGetPage(buf), blkno, SH_PAGE_BUCKET, table);
-		if (prefix >= opaque->lo && prefix < opaque->hi)
+			blkno = ShDirectoryEntry(index, table, blkno, prefix);
+		buf = ShLockIfCovering(index, table, blkno, prefix, BUFFER_LOCK_EXCLUSIVE);
+		if (BufferIsValid(buf))
 			return buf;
-		UnlockReleaseBuffer(buf);
 		cache->roots_valid = false;
 		if (retries >= 1000)
 			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);

@@ -166,12 +166,55 @@ ShNewBuffer(Relation index)
 }
 
 /*
+ * Returns the bucket block that directory page dirblk of the given table
+ * lists for prefix, read under a share lock that is released on return.
+ */
+BlockNumber
+ShDirectoryEntry(Relation index, int table, BlockNumber dirblk, uint32 prefix)
+{
+	Buffer		buf = ReadBuffer(index, dirblk);
+	Page		page;
+	BlockNumber blkno;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	ShCheckPage(index, page, dirblk, SH_PAGE_DIR, table);
+	blkno = ShDirEntries(page)[prefix & (SH_CHUNK_SIZE - 1)];
+	UnlockReleaseBuffer(buf);
+	return blkno;
+}
+
+/*
+ * Returns bucket blkno of the given table pinned and locked in mode if it
+ * covers prefix; otherwise (it was split since the caller looked it up)
+ * releases it and returns InvalidBuffer.  A block number that cannot be a
+ * bucket is corruption.
+ */
+Buffer
+ShLockIfCovering(Relation index, int table, BlockNumber blkno, uint32 prefix,
+				 int mode)
+{
+	Buffer		buf;
+	ShPageOpaque opaque;
+
+	if (blkno == SH_METAPAGE_BLKNO || blkno == InvalidBlockNumber)
+		ShCorrupted(index, "Block table %d has no bucket for prefix %u.", table, prefix);
+	buf = ReadBuffer(index, blkno);
+	LockBuffer(buf, mode);
+	opaque = ShCheckPage(index, BufferGetPage(buf), blkno, SH_PAGE_BUCKET, table);
+	if (prefix >= opaque->lo && prefix < opaque->hi)
+		return buf;
+	UnlockReleaseBuffer(buf);
+	return InvalidBuffer;
+}
+
+/*
  * Returns the block number of the bucket that covered the prefix in the
  * given table when we looked.  No lock is held on return: the bucket may
  * have been split since (ShLockBucket checks and looks again).
  */
 static BlockNumber
-ShLookupBucket(Relation index, const ShLayout *layout, int table, uint32 prefix)
+ShLookupBucket(Relation index, int table, uint32 prefix)
 {
 	Buffer		buf;
 	ShMetaPageData *meta;
@@ -186,20 +229,7 @@ ShLookupBucket(Relation index, const ShLayout *layout, int table, uint32 prefix)
 	isdir = (meta->dirmask[table] >> chunk) & 1;
 	UnlockReleaseBuffer(buf);
 
-	if (isdir)
-	{
-		Page		page;
-
-		buf = ReadBuffer(index, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		ShCheckPage(index, page, blkno, SH_PAGE_DIR, table);
-		blkno = ShDirEntries(page)[prefix & (SH_CHUNK_SIZE - 1)];
-		UnlockReleaseBuffer(buf);
-	}
-	if (blkno == SH_METAPAGE_BLKNO || blkno == InvalidBlockNumber)
-		ShCorrupted(index, "Block table %d has no bucket for prefix %u.", table, prefix);
-	return blkno;
+	return isdir ? ShDirectoryEntry(index, table, blkno, prefix) : blkno;
 }
 
 /*
@@ -218,15 +248,12 @@ ShLockBucket(Relation index, const ShLayout *layout, int table, uint32 prefix,
 
 	for (;;)
 	{
-		BlockNumber blkno = ShLookupBucket(index, layout, table, prefix);
-		Buffer		buf = ReadBuffer(index, blkno);
-		ShPageOpaque opaque;
+		Buffer		buf = ShLockIfCovering(index, table,
+										   ShLookupBucket(index, table, prefix),
+										   prefix, mode);
 
-		LockBuffer(buf, mode);
-		opaque = ShCheckPage(index, BufferGetPage(buf), blkno, SH_PAGE_BUCKET, table);
-		if (prefix >= opaque->lo && prefix < opaque->hi)
+		if (BufferIsValid(buf))
 			return buf;
-		UnlockReleaseBuffer(buf);
 		if (++retries > 1000)
 			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
 	}

@@ -245,7 +245,6 @@ LockBucketCached(Relation index, const ShLayout *layout, ShBucketMap *map,
 	int			chunk = prefix >> SH_CHUNK_BITS;
 	BlockNumber blkno;
 	Buffer		buf;
-	ShPageOpaque opaque;
 
 	if (!map->have_root)
 	{
@@ -277,16 +276,10 @@ LockBucketCached(Relation index, const ShLayout *layout, ShBucketMap *map,
 		}
 		blkno = map->dir[prefix & (SH_CHUNK_SIZE - 1)];
 	}
-	if (blkno != SH_METAPAGE_BLKNO && blkno != InvalidBlockNumber)
-	{
-		buf = ReadBuffer(index, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		opaque = ShCheckPage(index, BufferGetPage(buf), blkno, SH_PAGE_BUCKET, t);
-		if (prefix >= opaque->lo && prefix < opaque->hi)
-			return buf;
-		UnlockReleaseBuffer(buf);
-	}
-	/* Stale (or missing: ShLockBucket reports that). */
+	buf = ShLockIfCovering(index, t, blkno, prefix, BUFFER_LOCK_SHARE);
+	if (BufferIsValid(buf))
+		return buf;
+	/* Stale: the bucket was split since the map was read. */
 	map->have_root = false;
 	return ShLockBucket(index, layout, t, prefix, BUFFER_LOCK_SHARE);
 }

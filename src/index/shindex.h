@@ -214,6 +214,10 @@ extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
 extern ShPageOpaque ShCheckPage(Relation index, Page page, BlockNumber blkno,
 								int type, int table);
 extern Buffer ShNewBuffer(Relation index);
+extern BlockNumber ShDirectoryEntry(Relation index, int table,
+									BlockNumber dirblk, uint32 prefix);
+extern Buffer ShLockIfCovering(Relation index, int table, BlockNumber blkno,
+							   uint32 prefix, int mode);
 extern Buffer ShLockBucket(Relation index, const ShLayout *layout,
 						   int table, uint32 prefix, int mode);
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
