@@ -266,41 +266,37 @@ IcuMajorVersion(void)
 }
 
 /*
- * Can a chunk end right after c?  Only after whitespace, or punctuation
- * that UAX #29 (as ICU tailors it) never joins to anything and that NFKC
- * leaves alone.  The ASCII fast path cuts at the same places.
+ * Is c punctuation that UAX #29 (as ICU tailors it) never joins to anything
+ * and that NFKC_Casefold leaves alone?  Word_Break Other, and outside
+ * complex context: ICU's word rules join complex-context characters
+ * (Line_Break SA) to their neighbours as letters, punctuation among them too
+ * (Tai Tham U+1AA0..U+1AAD, Tai Viet U+AADE..U+AADF).
+ */
+static bool
+PunctOnItsOwn(UChar32 c)
+{
+	UChar		mapping[8];
+	UErrorCode	status = U_ZERO_ERROR;
+
+	return (U_GET_GC_MASK(c) & U_GC_P_MASK) != 0 &&
+		u_getIntPropertyValue(c, UCHAR_WORD_BREAK) == U_WB_OTHER &&
+		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) != U_LB_COMPLEX_CONTEXT &&
+		unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
+}
+
+/*
+ * Can a chunk end right after c?  Only after whitespace, or punctuation on
+ * its own (above).  The ASCII fast path cuts at the same places.
  */
 static bool
 SafeToCutAfter(UChar32 c)
 {
-	int32		wb;
-
 	if (c < 0)
 		return false;
 	if (c < 128)
 		return ascii_class[c] == AC_SPACE ||
 			(ascii_class[c] == AC_OTHER && c != '@');
-	if (u_isUWhiteSpace(c))
-		return true;
-	if ((U_GET_GC_MASK(c) & U_GC_P_MASK) == 0)
-		return false;
-	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
-	if (wb != U_WB_OTHER)
-		return false;
-	/*
-	 * ICU's word rules join complex-context characters (Line_Break SA) to
-	 * their neighbours as letters, punctuation among them too (Tai Tham
-	 * U+1AA0..U+1AAD, Tai Viet U+AADE..U+AADF).
-	 */
-	if (u_getIntPropertyValue(c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT)
-		return false;
-	{
-		UChar		mapping[8];
-		UErrorCode	status = U_ZERO_ERROR;
-
-		/* no NFKC_Casefold mapping: it stays itself */
-		return unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
-	}
+	return u_isUWhiteSpace(c) || PunctOnItsOwn(c);
 }
 
 /* Can a chunk start with c?  Not with anything that attaches backwards. */
@@ -761,21 +757,11 @@ IsolatedPunct(UChar32 c)
 
 	if (cached_c[slot] == c)
 		return cached_result[slot];
-	result = c >= 0x80 &&
-		(U_GET_GC_MASK(c) & U_GC_P_MASK) != 0 &&
-		u_getIntPropertyValue(c, UCHAR_WORD_BREAK) == U_WB_OTHER &&
+	result = c >= 0x80 && PunctOnItsOwn(c) &&
 		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
-		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) != U_LB_COMPLEX_CONTEXT &&
 		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
 		!u_isalpha(c) && !u_isdigit(c) &&
 		unorm2_hasBoundaryBefore(nfkc_cf, c);
-	if (result)
-	{
-		UChar		mapping[8];
-
-		status = U_ZERO_ERROR;
-		result = unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
-	}
 	cached_c[slot] = c;
 	cached_result[slot] = result;
 	return result;
