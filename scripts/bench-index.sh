@@ -41,11 +41,7 @@ psql_() { as_user "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 say "setting up ($ROWS rows per data set, $QUERIES queries, $SEQ sequential)"
 psql_ <<'SQL'
 CREATE EXTENSION simhash;
-CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
-	RETURN ((floor(random() * 4294967296)::bigint << 32) | floor(random() * 4294967296)::bigint)::simhash;
-CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
-	RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
-	          FROM generate_series(1, n));
+\i src/bench/fingerprints.sql
 -- The four 16-bit block keys, block number folded into bits 16..17.
 CREATE FUNCTION block_keys(x bigint) RETURNS int4[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	RETURN ARRAY[((x >> 48) & 65535)::int, ((x >> 32) & 65535)::int | 65536,
@@ -100,19 +96,12 @@ SQL
 
 for ds in uniform clustered; do
     say "data set $ds"
-    if [ $ds = uniform ]; then
-        gen="SELECT rand_fp() FROM generate_series(1, $ROWS)"
-    else
-        # originals plus near-duplicates 1 to 6 bits away (4 rows per original)
-        gen="SELECT CASE WHEN k = 0 THEN o ELSE flip(o, 1 + (k + g) % 6) END
-               FROM (SELECT g, rand_fp() AS o FROM generate_series(1, $ROWS / 4) g) s, generate_series(0, 3) k"
-    fi
     psql_ <<SQL
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS bench, centers;
 RESET client_min_messages;
 CREATE TABLE bench (id bigserial, fp simhash, fpi bigint);
-INSERT INTO bench (fp) $gen;
+INSERT INTO bench (fp) SELECT gen('$ds', $ROWS);
 UPDATE bench SET fpi = fp::bigint;
 VACUUM (FREEZE, ANALYZE) bench;
 -- Query centers: stored fingerprints moved 0 to 3 bits (radius 3 finds them).

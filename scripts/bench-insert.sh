@@ -39,20 +39,7 @@ psql_() { as_user "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 say "setting up (sizes $SIZES, $REPEAT rounds of $NEW rows)"
 psql_ <<'SQL'
 CREATE EXTENSION simhash;
-CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
-	RETURN ((floor(random() * 4294967296)::bigint << 32) | floor(random() * 4294967296)::bigint)::simhash;
-CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
-	RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
-	          FROM generate_series(1, n));
--- n fingerprints of the data set: uniform, or originals + 3 near-duplicates.
-CREATE FUNCTION gen(dataset text, n bigint) RETURNS SETOF simhash LANGUAGE sql VOLATILE AS $f$
-	SELECT rand_fp() FROM generate_series(1, n) WHERE dataset = 'uniform'
-	UNION ALL
-	SELECT CASE WHEN k = 0 THEN o ELSE flip(o, (1 + (k + g) % 6)::int) END
-	  FROM (SELECT g, rand_fp() AS o FROM generate_series(1, n / 4) g) s,
-	       generate_series(0, 3) k
-	 WHERE dataset = 'clustered'
-$f$;
+\i src/bench/fingerprints.sql
 CREATE TABLE results (size bigint, dataset text, cond text, method text, round int,
                       ms double precision, wal_bytes numeric);
 -- Runs stmt, commits (a transaction's batched index inserts are written at
