@@ -7,6 +7,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::Bin;
+use SimhashTest;
 
 my $node = PostgreSQL::Test::Cluster->new('corruption');
 $node->init;
@@ -28,17 +31,6 @@ my %file = map {
 	$_ => $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('$_')")
 } qw(docs_meta docs_entry docs_zero);
 $node->stop;
-
-# Overwrites bytes of a relation file at an offset.
-sub poke
-{
-	my ($path, $offset, $bytes) = @_;
-	open(my $fh, '+<', $path) or die "open $path: $!";
-	binmode $fh;
-	sysseek($fh, $offset, 0) or die;
-	syswrite($fh, $bytes) == length($bytes) or die;
-	close $fh;
-}
 
 my $page_header = 24;
 poke($file{docs_meta}, $page_header, pack('L', 0xdeadbeef));

@@ -11,6 +11,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::Bin;
+use SimhashTest;
 
 my $pg_config = $ENV{PG_CONFIG} // 'pg_config';
 chomp(my $includedir = `$pg_config --includedir-server`);
@@ -90,16 +93,6 @@ sub chunk0_data
 	die "block 0 starts with chunk $seq" if $seq != 0;
 	# chunk_id, chunk_seq, the 4-byte header of chunk_data, va_tcinfo
 	return $tuple + $hoff + 4 + 4 + 4 + 4;
-}
-
-sub poke
-{
-	my ($path, $offset, $bytes) = @_;
-	open(my $fh, '+<', $path) or die "open $path: $!";
-	binmode $fh;
-	sysseek($fh, $offset, 0) or die;
-	syswrite($fh, $bytes) == length($bytes) or die;
-	close $fh;
 }
 
 # The first item a back-reference to before the start of the output:

@@ -1,11 +1,12 @@
-# SQL helpers shared by the TAP tests: random fingerprints, bit flips, and
-# the distance computed without any simhash operator (the truth that index
-# answers and planner rewrites are compared with).
+# Helpers shared by the TAP tests: SQL for random fingerprints, bit flips,
+# and the distance computed without any simhash operator (the truth that
+# index answers and planner rewrites are compared with); poke, to damage
+# files on disk.
 package SimhashTest;
 use strict;
 use warnings;
 use Exporter 'import';
-our @EXPORT = qw($SIMHASH_TEST_SQL);
+our @EXPORT = qw($SIMHASH_TEST_SQL poke);
 
 our $SIMHASH_TEST_SQL = q{
 	CREATE EXTENSION simhash;
@@ -19,5 +20,16 @@ our $SIMHASH_TEST_SQL = q{
 	CREATE FUNCTION slow_distance(a simhash, b simhash) RETURNS integer LANGUAGE sql IMMUTABLE
 		RETURN bit_count((a::bigint # b::bigint)::bit(64));
 };
+
+# Overwrites bytes of a file (a relation file of a stopped server) at an offset.
+sub poke
+{
+	my ($path, $offset, $bytes) = @_;
+	open(my $fh, '+<', $path) or die "open $path: $!";
+	binmode $fh;
+	sysseek($fh, $offset, 0) or die;
+	syswrite($fh, $bytes) == length($bytes) or die;
+	close $fh;
+}
 
 1;
