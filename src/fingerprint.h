@@ -385,10 +385,12 @@ extern void SegmentDocument(const char *utf8, size_t len, bool numbers,
 
 /*
  * The same for a document that arrives in pieces of UTF-8 cut anywhere:
- * the same tokens in the same order, from a window of about 128 kB.
+ * the same tokens in the same order, from a window of at most about 128 kB
+ * (expected: the document's length if known, else anything).
  */
 typedef struct SegmentStream SegmentStream;
-extern SegmentStream *SegmentStreamBegin(bool numbers, FeatureExtractor *fx);
+extern SegmentStream *SegmentStreamBegin(bool numbers, FeatureExtractor *fx,
+										 int64 expected);
 extern void SegmentStreamFeed(SegmentStream *ss, const char *utf8, size_t len);
 extern void SegmentStreamEnd(SegmentStream *ss);
 

@@ -20,7 +20,8 @@
  * server encodings and UTF-8 map each character on its own).
  *
  * Memory: the slice, the decoder's window, the conversion buffers and the
- * segmenter's window, about 0.5 MB in all; index scan memory is released
+ * segmenter's window, about 0.5 MB in all (a short value gets buffers of
+ * its own size: large ones that come and go cost page faults); index scan memory is released
  * after each slice.  Interrupts are checked after each slice.
  */
 #include "fingerprint.h"
@@ -192,7 +193,8 @@ DecodeCompressed(ToastReader *reader, TextSink *sink, const char *data, int32 n)
 	io.refill = DecodeRefill;
 	io.emit = DecodeEmit;
 	io.arg = &args;
-	io.window = palloc(DECODE_WINDOW_BYTES);
+	io.windowsize = DecodeWindowBytes(rawsize);
+	io.window = palloc(io.windowsize);
 	switch (method)
 	{
 		case TOAST_PGLZ_COMPRESSION_ID:
@@ -242,12 +244,13 @@ SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 	reader.valueid = pointer.va_valueid;
 	reader.extsize = VARATT_EXTERNAL_GET_EXTSIZE(pointer);
 	reader.offset = 0;
-	reader.slice = palloc(SLICE_BYTES + VARHDRSZ);
+	/* a value shorter than a slice gets buffers of its size */
+	reader.slice = palloc(Min(SLICE_BYTES, reader.extsize) + VARHDRSZ);
 	reader.fetchcxt = AllocSetContextCreate(CurrentMemoryContext,
 											"simhash toast slice",
 											ALLOCSET_DEFAULT_SIZES);
 
-	sink.ss = SegmentStreamBegin(numbers, fx);
+	sink.ss = SegmentStreamBegin(numbers, fx, pointer.va_rawsize - VARHDRSZ);
 	sink.convert = enc != PG_UTF8 && enc != PG_SQL_ASCII;
 	sink.pending = sink.convert ? palloc(CONVERT_BYTES) : NULL;
 	sink.npending = 0;

@@ -970,16 +970,23 @@ struct SegmentStream
 {
 	SegmentState st;
 	char	   *window;			/* text not yet segmented */
+	int32		size;			/* bytes of window: up to STREAM_WINDOW_BYTES */
 	int32		used;
 };
 
+/*
+ * expected is the document's length if known (a sizing hint): the window
+ * starts that large, so a short document costs a short window, and grows
+ * to STREAM_WINDOW_BYTES only if more text comes.
+ */
 SegmentStream *
-SegmentStreamBegin(bool numbers, FeatureExtractor *fx)
+SegmentStreamBegin(bool numbers, FeatureExtractor *fx, int64 expected)
 {
 	SegmentStream *ss = palloc(sizeof(SegmentStream));
 
-	SegmentStateInit(&ss->st, numbers, fx, CHUNK_BYTES);
-	ss->window = palloc(STREAM_WINDOW_BYTES);
+	ss->size = (int32) Min(Max(expected, 1024), (int64) STREAM_WINDOW_BYTES);
+	SegmentStateInit(&ss->st, numbers, fx, ss->size);
+	ss->window = palloc(ss->size);
 	ss->used = 0;
 	return ss;
 }
@@ -990,19 +997,29 @@ SegmentStreamFeed(SegmentStream *ss, const char *s, size_t len)
 {
 	while (len > 0)
 	{
-		size_t		n = Min(len, (size_t) (STREAM_WINDOW_BYTES - ss->used));
-		int32		done;
+		size_t		n;
 
+		if (ss->used == ss->size)
+		{
+			if (ss->size < STREAM_WINDOW_BYTES)
+			{
+				ss->size = Min(2 * ss->size, STREAM_WINDOW_BYTES);
+				ss->window = repalloc(ss->window, ss->size);
+			}
+			else
+			{
+				/* leaves at most CHUNK_BYTES + CUT_LOOKAHEAD bytes */
+				int32		done = SegmentChunks(&ss->st, ss->window, ss->used, false);
+
+				memmove(ss->window, ss->window + done, ss->used - done);
+				ss->used -= done;
+			}
+		}
+		n = Min(len, (size_t) (ss->size - ss->used));
 		memcpy(ss->window + ss->used, s, n);
 		ss->used += n;
 		s += n;
 		len -= n;
-		if (ss->used < STREAM_WINDOW_BYTES)
-			break;
-		/* leaves at most CHUNK_BYTES + CUT_LOOKAHEAD bytes */
-		done = SegmentChunks(&ss->st, ss->window, ss->used, false);
-		memmove(ss->window, ss->window + done, ss->used - done);
-		ss->used -= done;
 	}
 }
 

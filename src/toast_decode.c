@@ -8,7 +8,7 @@
  * DECODE_WINDOW_BYTES: when it is full, the new bytes are emitted and the
  * last DECODE_HISTORY_BYTES are moved to its front, so every reference the
  * format allows (offsets up to 4095 for pglz, 65535 for LZ4) still lands
- * inside it.  Offsets are checked against the bytes produced so far, and
+ * inside it.  (A value smaller than the window never fills it.)  Offsets are checked against the bytes produced so far, and
  * every length against rawsize, before anything is copied.
  *
  * pglz (format as described at the top of PostgreSQL's pg_lzcompress.c): a
@@ -33,6 +33,7 @@
 typedef struct OutWindow
 {
 	char	   *buf;
+	int32		size;			/* bytes of buf */
 	int32		used;			/* bytes of buf in use */
 	int32		emitted;		/* bytes of buf already passed to emit() */
 	int64		produced;		/* bytes decoded in all */
@@ -42,10 +43,16 @@ StaticAssertDecl(PGLZ_MAX_OFFSET <= DECODE_HISTORY_BYTES &&
 				 LZ4_MAX_OFFSET <= DECODE_HISTORY_BYTES,
 				 "the history must hold the farthest back-reference");
 
+/*
+ * A window of DECODE_WINDOW_BYTES slides; a smaller one must be larger than
+ * the value (produced never exceeds rawsize, so it never fills).
+ */
 static void
-OutInit(OutWindow *w, DecodeIO *io)
+OutInit(OutWindow *w, DecodeIO *io, int64 rawsize)
 {
+	Assert(io->windowsize == DECODE_WINDOW_BYTES || io->windowsize > rawsize);
 	w->buf = io->window;
+	w->size = io->windowsize;
 	w->used = 0;
 	w->emitted = 0;
 	w->produced = 0;
@@ -83,7 +90,7 @@ OutByte(DecodeIO *io, OutWindow *w, unsigned char c)
 {
 	w->buf[w->used++] = (char) c;
 	w->produced++;
-	if (w->used == DECODE_WINDOW_BYTES)
+	if (w->used == w->size)
 		OutSlide(io, w);
 }
 
@@ -97,7 +104,7 @@ OutMatch(DecodeIO *io, OutWindow *w, int32 off, int64 len)
 {
 	while (len > 0)
 	{
-		int32		n = (int32) Min(len, (int64) (DECODE_WINDOW_BYTES - w->used));
+		int32		n = (int32) Min(len, (int64) (w->size - w->used));
 		char	   *dst = w->buf + w->used;
 		const char *src = dst - off;
 
@@ -109,7 +116,7 @@ OutMatch(DecodeIO *io, OutWindow *w, int32 off, int64 len)
 		w->used += n;
 		w->produced += n;
 		len -= n;
-		if (w->used == DECODE_WINDOW_BYTES)
+		if (w->used == w->size)
 			OutSlide(io, w);
 	}
 }
@@ -141,13 +148,13 @@ OutLiterals(DecodeIO *io, OutWindow *w, int64 len)
 		if (!MoreInput(io))
 			return false;
 		n = Min(len, (int64) (io->inend - io->in));
-		n = Min(n, (int64) (DECODE_WINDOW_BYTES - w->used));
+		n = Min(n, (int64) (w->size - w->used));
 		memcpy(w->buf + w->used, io->in, n);
 		io->in += n;
 		w->used += n;
 		w->produced += n;
 		len -= n;
-		if (w->used == DECODE_WINDOW_BYTES)
+		if (w->used == w->size)
 			OutSlide(io, w);
 	}
 	return true;
@@ -158,7 +165,7 @@ PglzDecodeStream(DecodeIO *io, int64 rawsize)
 {
 	OutWindow	w;
 
-	OutInit(&w, io);
+	OutInit(&w, io, rawsize);
 	while (w.produced < rawsize && MoreInput(io))
 	{
 		int			control = *io->in++;
@@ -233,7 +240,7 @@ Lz4DecodeStream(DecodeIO *io, int64 rawsize)
 {
 	OutWindow	w;
 
-	OutInit(&w, io);
+	OutInit(&w, io, rawsize);
 	for (;;)
 	{
 		int			token = NextByte(io);

@@ -10,8 +10,8 @@
  * A decoder pulls compressed bytes through refill() and pushes decoded
  * bytes through emit(), in pieces of at most DECODE_WINDOW_BYTES, keeping
  * only the history a back-reference may reach (4 kB for pglz, 64 kB for
- * LZ4).  Memory: the DecodeWindow the caller provides, whatever the size of
- * the value.
+ * LZ4).  Memory: the window the caller provides (DecodeWindowBytes: at most
+ * DECODE_WINDOW_BYTES, whatever the size of the value).
  */
 #ifndef SIMHASH_TOAST_DECODE_H
 #define SIMHASH_TOAST_DECODE_H
@@ -45,11 +45,22 @@ typedef struct DecodeIO
 	void		(*emit) (struct DecodeIO *io, const char *data, size_t len);
 
 	void	   *arg;			/* for the callbacks */
-	char	   *window;			/* DECODE_WINDOW_BYTES of scratch space */
+	char	   *window;			/* windowsize bytes of scratch space */
+	int32		windowsize;		/* DecodeWindowBytes(rawsize) or more */
 
 	/* set by a decoder that returns false: what is wrong (a constant) */
 	const char *error;
 } DecodeIO;
+
+/*
+ * The window a value of rawsize bytes needs: DECODE_WINDOW_BYTES, or, for a
+ * smaller value, one byte more than the value (it then never slides).
+ */
+static inline int32
+DecodeWindowBytes(int64 rawsize)
+{
+	return rawsize < DECODE_WINDOW_BYTES ? (int32) rawsize + 1 : DECODE_WINDOW_BYTES;
+}
 
 /*
  * Each decodes the whole compressed input into exactly rawsize bytes and

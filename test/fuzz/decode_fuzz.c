@@ -157,7 +157,16 @@ stream_decode(bool lz4, const char *src, int32 srclen, int64 rawsize,
 	io.emit = feed_emit;
 	io.arg = &f;
 	io.window = window;
+	/* the window the server gives this value, or the sliding one */
+	io.windowsize = rnd_below(2) ? DecodeWindowBytes(rawsize) : DECODE_WINDOW_BYTES;
+	memset(window + io.windowsize, 0xA5, DECODE_WINDOW_BYTES - io.windowsize);
 	ok = lz4 ? Lz4DecodeStream(&io, rawsize) : PglzDecodeStream(&io, rawsize);
+	for (int32 i = io.windowsize; i < DECODE_WINDOW_BYTES; i++)
+		if ((unsigned char) window[i] != 0xA5)
+		{
+			fprintf(stderr, "write past the window\n");
+			exit(2);
+		}
 	last_error = io.error;
 	if (!ok && io.error == NULL)
 	{
