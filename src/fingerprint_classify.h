@@ -143,7 +143,10 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
 /*
  * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
  * (ICU's word rules restricted to ASCII).  Tokens are found a word of the
- * bitmaps at a time, from the bits where a token starts and ends.
+ * bitmaps at a time, from the bits where a token starts and ends, and are
+ * passed on in batches (TokenBatch): the kept tokens of TOKEN_BATCH_WORDS
+ * words of the bitmaps are collected first, then hashed (HashTokens), then
+ * counted in text order.
  */
 static SEGMENT_TARGET void
 SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
@@ -153,13 +156,14 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 			   *keep = st->masks + MASK_KEEP * nwords,
 			   *run4 = st->masks + MASK_RUN4 * nwords,
 			   *brk = st->masks + MASK_BREAK * nwords;
-	const char *lower = st->lower;
+	char	   *lower = st->lower;
 	RunCounter *rc = st->rc;
 	TfCounter  *tf = st->tf;
 	bool		newrun = st->newrun;
 	int32		open = -1;		/* start of a token that goes on in the next
 								 * word */
 	uint64		prevtop = 0;	/* bit 63 of the previous word */
+	TokenBatch	batch;
 
 	/*
 	 * The current run's byte lanes and length (RunCounter's run and runlen)
@@ -193,90 +197,107 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 	for (int k = 0; k < st->nbreaks; k++)
 		brk[st->breaks[k] >> 6] |= UINT64CONST(1) << (st->breaks[k] & 63);
 
-	for (int32 wi = 0; wi < nwords - 1; wi++)
+	for (int32 group = 0; group < nwords - 1; group += TOKEN_BATCH_WORDS)
 	{
-		uint64		w = word[wi];
-		uint64		starts = w & ~((w << 1) | prevtop);
-		uint64		ends = w & ~((w >> 1) | (word[wi + 1] << 63));	/* last bytes */
-		uint64		gapbrk = brk[wi] & ~w;	/* run breaks between tokens */
-		int32		base = wi << 6;
+		int32		groupend = Min(group + TOKEN_BATCH_WORDS, nwords - 1);
 
-		prevtop = w >> 63;
-		while (ends)
+		/* 1. the kept tokens that end in this group of words */
+		batch.n = 0;
+		for (int32 wi = group; wi < groupend; wi++)
 		{
-			int32		start,
-						end = base + __builtin_ctzll(ends) + 1;
-			bool		kept,
-						longrun;
+			uint64		w = word[wi];
+			uint64		starts = w & ~((w << 1) | prevtop);
+			uint64		ends = w & ~((w >> 1) | (word[wi + 1] << 63));	/* last bytes */
+			uint64		gapbrk = brk[wi] & ~w;	/* run breaks between tokens */
+			int32		base = wi << 6;
 
-			ends &= ends - 1;
-			if (open >= 0)
+			prevtop = w >> 63;
+			while (ends)
 			{
-				start = open;
-				open = -1;
+				int32		start,
+							end = base + __builtin_ctzll(ends) + 1;
+				bool		longrun;
+
+				ends &= ends - 1;
+				if (open >= 0)
+				{
+					start = open;
+					open = -1;
+				}
+				else
+				{
+					int			sb = __builtin_ctzll(starts);
+					uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+
+					starts &= starts - 1;
+					start = base + sb;
+					newrun |= before != 0;
+					gapbrk ^= before;
+				}
+				if (likely(start >= base))
+				{
+					/* within this word, as for nearly all tokens of text */
+					uint64		m = (~UINT64CONST(0) << (start - base)) &
+						(~UINT64CONST(0) >> (63 - (end - 1 - base)));
+
+					if ((keep[wi] & m) == 0)
+					{
+						newrun |= (brk[wi] & m) != 0;
+						continue;
+					}
+					/* a run of 4 from the token's fourth byte on */
+					longrun = (run4[wi] & m & (m << MAX_RUN)) != 0;
+				}
+				else
+				{
+					if (!AnySet(keep, start, end))
+					{
+						newrun |= AnySet(brk, start, end);
+						continue;
+					}
+					longrun = AnySet(run4, start + MAX_RUN, end);
+				}
+				if (unlikely(longrun))
+				{
+					/* rare: runs of at most MAX_RUN, copied down in place */
+					int32		n = MAX_RUN;
+
+					for (int32 k = start + MAX_RUN; k < end; k++)
+						if (!(lower[k] == lower[start + n - 1] &&
+							  lower[k] == lower[start + n - 2] &&
+							  lower[k] == lower[start + n - 3]))
+							lower[start + n++] = lower[k];
+					end = start + n;
+				}
+				batch.off[batch.n] = start;
+				batch.len[batch.n] = end - start;
+				batch.newrun[batch.n] = newrun;
+				batch.n++;
+				newrun = false;
 			}
-			else
+			if (starts)
 			{
+				/* a token that goes on in the next word */
 				int			sb = __builtin_ctzll(starts);
 				uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
 
-				starts &= starts - 1;
-				start = base + sb;
+				open = base + sb;
 				newrun |= before != 0;
 				gapbrk ^= before;
 			}
-			if (likely(start >= base))
-			{
-				/* within this word, as for nearly all tokens of text */
-				uint64		m = (~UINT64CONST(0) << (start - base)) &
-					(~UINT64CONST(0) >> (63 - (end - 1 - base)));
+			newrun |= gapbrk != 0;
+		}
 
-				kept = (keep[wi] & m) != 0;
-				if (!kept)
-				{
-					newrun |= (brk[wi] & m) != 0;
-					continue;
-				}
-				/* a run of 4 from the token's fourth byte on */
-				longrun = (run4[wi] & m & (m << MAX_RUN)) != 0;
-			}
-			else
+		/* 2. their hashes, and 3. counting them in text order */
+		if (rc)
+		{
+			HashTokens(lower, &batch);
+			for (int32 i = 0; i < batch.n; i++)
 			{
-				kept = AnySet(keep, start, end);
-				if (!kept)
-				{
-					newrun |= AnySet(brk, start, end);
-					continue;
-				}
-				longrun = AnySet(run4, start + MAX_RUN, end);
-			}
-			if (unlikely(longrun))
-			{
-				/* rare: copy with runs of at most MAX_RUN */
-				char	   *out = st->token;
-				int32		n = 0;
-
-				for (int32 k = start; k < end; k++)
-					if (n < MAX_RUN || !(lower[k] == out[n - 1] && lower[k] == out[n - 2] &&
-										 lower[k] == out[n - 3]))
-						out[n++] = lower[k];
-				if (rc)
-				{
-					SPILL_RUN();
-					RunCounterAdd(rc, HashWord(out, n), newrun);
-					LOAD_RUN();
-				}
-				else if (tf)
-					TfCounterAdd(tf, HashWord(out, n));
-				else
-					FeatureExtractorAddToken(st->fx, out, n, true, newrun);
-			}
-			else if (rc)
-			{
-				uint64		hash = HashWord(lower + start, end - start);
+				uint64		hash = batch.hash[i];
 
 				/* RunCounterAdd, on the lanes in registers */
-				if (newrun && runlen > 0)
+				if (batch.newrun[i] && runlen > 0)
 				{
 					if (runlen < SIMHASH_RUN_CAP)
 					{
@@ -301,23 +322,17 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 					LOAD_RUN();
 				}
 			}
-			else if (tf)
-				TfCounterAdd(tf, HashWord(lower + start, end - start));
-			else
-				FeatureExtractorAddToken(st->fx, lower + start, end - start, true, newrun);
-			newrun = false;
 		}
-		if (starts)
+		else if (tf)
 		{
-			/* a token that goes on in the next word */
-			int			sb = __builtin_ctzll(starts);
-			uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
-
-			open = base + sb;
-			newrun |= before != 0;
-			gapbrk ^= before;
+			HashTokens(lower, &batch);
+			for (int32 i = 0; i < batch.n; i++)
+				TfCounterAdd(tf, batch.hash[i]);
 		}
-		newrun |= gapbrk != 0;
+		else
+			for (int32 i = 0; i < batch.n; i++)
+				FeatureExtractorAddToken(st->fx, lower + batch.off[i], batch.len[i],
+										 true, batch.newrun[i]);
 	}
 	Assert(open < 0);
 	if (rc)

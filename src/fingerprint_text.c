@@ -499,6 +499,85 @@ HashWord(const char *p, int32 len)
 	return XXH3_64bits(p, len);
 }
 
+/*
+ * The kept tokens of TOKEN_BATCH_WORDS words of the fast path's bitmaps
+ * (64 bytes each), in text order: at most one per two bytes, so at most
+ * TOKEN_BATCH.  off and len locate each in the lower-cased span; newrun
+ * says a run break stands before it.
+ */
+#define TOKEN_BATCH_WORDS 16
+#define TOKEN_BATCH		(TOKEN_BATCH_WORDS * 32)
+
+typedef struct TokenBatch
+{
+	int32		n;
+	int32		off[TOKEN_BATCH];
+	int32		len[TOKEN_BATCH];
+	bool		newrun[TOKEN_BATCH];
+	uint64		hash[TOKEN_BATCH];
+} TokenBatch;
+
+/*
+ * Sets hash[i] = HashWord(lower + off[i], len[i]) for each token of b.
+ * XXH3 takes a different branch for lengths 1-3, 4-8, 9-16 and more; word
+ * lengths in text vary at random between them, so the tokens are sorted
+ * into those classes first and each class hashed in a loop of its own
+ * (no mispredicted branch per word).
+ */
+static inline void
+HashTokens(const char *lower, TokenBatch *b)
+{
+	uint16		idx[4][TOKEN_BATCH];
+	int32		cnt[4];
+	int32		n0 = 0,
+				n1 = 0,
+				n2 = 0,
+				n3 = 0;
+
+	/* counts in registers: each token is written to all four, kept in one */
+	for (int32 i = 0; i < b->n; i++)
+	{
+		int32		l = b->len[i];
+
+		idx[0][n0] = idx[1][n1] = idx[2][n2] = idx[3][n3] = (uint16) i;
+		n0 += l <= 3;
+		n1 += l > 3 && l <= 8;
+		n2 += l > 8 && l <= 16;
+		n3 += l > 16;
+	}
+	cnt[0] = n0;
+	cnt[1] = n1;
+	cnt[2] = n2;
+	cnt[3] = n3;
+	for (int32 k = 0; k < cnt[0]; k++)
+	{
+		int32		i = idx[0][k];
+
+		b->hash[i] = XXH3_len_1to3_64b((const xxh_u8 *) lower + b->off[i],
+									   (size_t) b->len[i], XXH3_kSecret, 0);
+	}
+	for (int32 k = 0; k < cnt[1]; k++)
+	{
+		int32		i = idx[1][k];
+
+		b->hash[i] = XXH3_len_4to8_64b((const xxh_u8 *) lower + b->off[i],
+									   (size_t) b->len[i], XXH3_kSecret, 0);
+	}
+	for (int32 k = 0; k < cnt[2]; k++)
+	{
+		int32		i = idx[2][k];
+
+		b->hash[i] = XXH3_len_9to16_64b((const xxh_u8 *) lower + b->off[i],
+										(size_t) b->len[i], XXH3_kSecret, 0);
+	}
+	for (int32 k = 0; k < cnt[3]; k++)
+	{
+		int32		i = idx[3][k];
+
+		b->hash[i] = XXH3_64bits(lower + b->off[i], (size_t) b->len[i]);
+	}
+}
+
 /* First position >= pos (and < limit) whose bit is set, or limit. */
 static inline int32
 NextSet(const uint64 *m, int32 pos, int32 limit)
