@@ -13,7 +13,9 @@
  *		compressed value decompresses from the start every time.)
  * The text then goes to the segmenter's window (SegmentStreamFeed), which
  * cuts the chunks where SegmentDocument would cut them in the whole text:
- * the fingerprints are the same as from the detoasted value.
+ * the fingerprints are the same as from the detoasted value.  (An
+ * uncompressed UTF-8 value that fits in one slice is segmented where it
+ * lies.)
  *
  * In a database whose encoding is neither UTF8 nor SQL_ASCII, the text is
  * converted to UTF-8 in pieces of whole characters (conversions between
@@ -236,6 +238,7 @@ SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 	const char *data;
 	int32		n;
 	int			enc = GetDatabaseEncoding();
+	bool		compressed;
 
 	Assert(VARATT_IS_EXTERNAL_ONDISK(attr));
 	VARATT_EXTERNAL_GET_POINTER(pointer, attr);
@@ -245,26 +248,35 @@ SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 	reader.extsize = VARATT_EXTERNAL_GET_EXTSIZE(pointer);
 	reader.offset = 0;
 	/* a value shorter than a slice gets buffers of its size */
-	reader.slice = palloc(Min(SLICE_BYTES, reader.extsize) + VARHDRSZ);
+	reader.slice = palloc(Min((int32) SLICE_BYTES, reader.extsize) + VARHDRSZ);
 	reader.fetchcxt = AllocSetContextCreate(CurrentMemoryContext,
 											"simhash toast slice",
 											ALLOCSET_DEFAULT_SIZES);
 
-	sink.ss = SegmentStreamBegin(numbers, fx, pointer.va_rawsize - VARHDRSZ);
 	sink.convert = enc != PG_UTF8 && enc != PG_SQL_ASCII;
-	sink.pending = sink.convert ? palloc(CONVERT_BYTES) : NULL;
-	sink.npending = 0;
-
 	n = ToastReaderNext(&reader, &data);
 	/* VARATT_EXTERNAL_IS_COMPRESSED, without its signed/unsigned compare */
-	if (reader.extsize < pointer.va_rawsize - VARHDRSZ)
-		DecodeCompressed(&reader, &sink, data, n);
+	compressed = reader.extsize < pointer.va_rawsize - VARHDRSZ;
+	if (!compressed && !sink.convert && n == reader.extsize)
+	{
+		/* the whole text in one slice (a page, say): no window needed */
+		SegmentDocument(data, n, numbers, fx);
+		sink.pending = NULL;
+	}
 	else
-		for (; n > 0; n = ToastReaderNext(&reader, &data))
-			SinkText(&sink, data, n);
-	if (sink.convert)
-		SinkConvert(&sink, true);
-	SegmentStreamEnd(sink.ss);
+	{
+		sink.ss = SegmentStreamBegin(numbers, fx, pointer.va_rawsize - VARHDRSZ);
+		sink.pending = sink.convert ? palloc(CONVERT_BYTES) : NULL;
+		sink.npending = 0;
+		if (compressed)
+			DecodeCompressed(&reader, &sink, data, n);
+		else
+			for (; n > 0; n = ToastReaderNext(&reader, &data))
+				SinkText(&sink, data, n);
+		if (sink.convert)
+			SinkConvert(&sink, true);
+		SegmentStreamEnd(sink.ss);
+	}
 
 	table_close(reader.rel, AccessShareLock);
 	MemoryContextDelete(reader.fetchcxt);

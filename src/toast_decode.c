@@ -43,28 +43,30 @@ StaticAssertDecl(PGLZ_MAX_OFFSET <= DECODE_HISTORY_BYTES &&
 				 LZ4_MAX_OFFSET <= DECODE_HISTORY_BYTES,
 				 "the history must hold the farthest back-reference");
 
-/*
- * A window of DECODE_WINDOW_BYTES slides; a smaller one must be larger than
- * the value (produced never exceeds rawsize, so it never fills).
- */
-static void
-OutInit(OutWindow *w, DecodeIO *io, int64 rawsize)
-{
-	Assert(io->windowsize == DECODE_WINDOW_BYTES || io->windowsize > rawsize);
-	w->buf = io->window;
-	w->size = io->windowsize;
-	w->used = 0;
-	w->emitted = 0;
-	w->produced = 0;
-	io->error = NULL;
-}
-
 /* Notes why the data is corrupt; returns false for the decoder to return. */
 static bool
 Corrupt(DecodeIO *io, const char *why)
 {
 	io->error = why;
 	return false;
+}
+
+/*
+ * A window of DECODE_WINDOW_BYTES slides; a smaller one must be larger than
+ * the value (produced never exceeds rawsize, so it never fills).
+ */
+static bool
+OutInit(OutWindow *w, DecodeIO *io, int64 rawsize)
+{
+	w->buf = io->window;
+	w->size = io->windowsize;
+	w->used = 0;
+	w->emitted = 0;
+	w->produced = 0;
+	io->error = NULL;
+	if (io->windowsize != DECODE_WINDOW_BYTES && io->windowsize <= rawsize)
+		return Corrupt(io, "the window is smaller than the value");	/* caller's bug */
+	return true;
 }
 
 /* Emits what is new in the window. */
@@ -165,7 +167,8 @@ PglzDecodeStream(DecodeIO *io, int64 rawsize)
 {
 	OutWindow	w;
 
-	OutInit(&w, io, rawsize);
+	if (!OutInit(&w, io, rawsize))
+		return false;
 	while (w.produced < rawsize && MoreInput(io))
 	{
 		int			control = *io->in++;
@@ -240,7 +243,8 @@ Lz4DecodeStream(DecodeIO *io, int64 rawsize)
 {
 	OutWindow	w;
 
-	OutInit(&w, io, rawsize);
+	if (!OutInit(&w, io, rawsize))
+		return false;
 	for (;;)
 	{
 		int			token = NextByte(io);
