@@ -4,8 +4,9 @@
 -- that exercises the word break rules, also mixed with non-ASCII
 -- characters (so that ASCII stretches and ICU pieces alternate).  The fast
 -- path is compared with ICU in each of its variants (simhash.simd): the
--- best the CPU has (AVX2 on most x86-64), SSE2, and the portable scalar code
--- of other architectures.
+-- best the CPU has (AVX2 on most x86-64, with AVX-512 hashing where there
+-- is some), AVX2 alone, SSE2, and the portable scalar code of other
+-- architectures.
 SELECT setseed(0.42);
 CREATE TEMP TABLE random_text AS
 SELECT i, string_agg(substr(CASE WHEN i % 2 = 0 THEN $$aAbZ19_.'',;:@"-! 	
@@ -23,6 +24,8 @@ INSERT INTO results SELECT path || ' tf', i, NULL, simhash(s, 'words', 1, 'tf'),
 $$;
 SET simhash.fast_path = on;
 SELECT pg_temp.fill_results('fast');
+SET simhash.simd = avx2;
+SELECT pg_temp.fill_results('fast avx2');
 SET simhash.simd = sse2;
 SELECT pg_temp.fill_results('fast sse2');
 SET simhash.simd = off;
@@ -39,11 +42,13 @@ SELECT f.path, count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS
   FROM results f JOIN results c ON c.i = f.i AND c.path = CASE WHEN f.path LIKE '% tf' THEN 'icu tf' ELSE 'icu' END
  WHERE f.path LIKE 'fast%' GROUP BY 1 ORDER BY 1;
 -- Longer strings: tokens across the 64-byte words of the fast path's
--- bitmaps, and runs of repeated characters.
+-- bitmaps, and runs of repeated characters; the last 100 (about 3 kB) also
+-- across its batches of tokens (1 kB of text each).
 CREATE TEMP TABLE random_long AS
 SELECT i, string_agg(substr($$aaaaAAbZ19_.'',;:@"-! 	
 xYq0|_____....$$, 1 + floor(random() * 36)::int, 1 + floor(random() * 3)::int), '') AS s
-  FROM generate_series(1, 2000) i, generate_series(1, 150) j GROUP BY i;
+  FROM generate_series(1, 2000) i,
+       LATERAL generate_series(1, CASE WHEN i <= 1900 THEN 150 ELSE 1500 END) j GROUP BY i;
 CREATE TEMP TABLE long_results AS
 SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
              FROM simhash_features(s, 'words', 1, 'runs', true)) AS features FROM random_long;
@@ -55,6 +60,9 @@ SELECT count(*) FILTER (WHERE r.features IS DISTINCT FROM
   FROM random_long JOIN long_results r USING (i);
 RESET simhash.fast_path;
 CREATE TEMP TABLE long_fp AS SELECT i, simhash(s) AS d, simhash(s, 'words', 1, 'tf', true) AS t FROM random_long;
+SET simhash.simd = avx2;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) IS DISTINCT FROM (d, t)) AS long_avx2_mismatches
+  FROM random_long JOIN long_fp USING (i);
 SET simhash.simd = sse2;
 SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) IS DISTINCT FROM (d, t)) AS long_sse2_mismatches
   FROM random_long JOIN long_fp USING (i);

@@ -21,6 +21,9 @@ SELECT body, expected, simhash(body) AS actual
    AND simhash(body) IS DISTINCT FROM expected;
 -- Each variant of the ASCII fast path (simhash.simd), and ICU alone, give
 -- the same vectors.
+SET simhash.simd = avx2;
+SELECT count(*) FILTER (WHERE simhash(body, features, n, weighting, numbers) IS DISTINCT FROM expected) AS avx2_mismatches
+  FROM golden;
 SET simhash.simd = sse2;
 SELECT count(*) FILTER (WHERE simhash(body, features, n, weighting, numbers) IS DISTINCT FROM expected) AS sse2_mismatches
   FROM golden;

@@ -31,6 +31,7 @@
 
 static const struct config_enum_entry simd_options[] = {
 	{"auto", SIMD_AUTO, false},
+	{"avx2", SIMD_AVX2, false},
 	{"sse2", SIMD_SSE2, false},
 	{"off", SIMD_OFF, false},
 	{NULL, 0, false}
@@ -55,7 +56,8 @@ SimhashFingerprintInit(void)
 							 NULL, NULL, NULL);
 	DefineCustomEnumVariable("simhash.simd",
 							 "Chooses the SIMD code of the ASCII fast path.",
-							 "auto uses the best the CPU has (AVX2, SSE2); sse2 "
+							 "auto uses the best the CPU has (AVX2, and AVX-512 "
+							 "to hash words); avx2 leaves AVX-512 out; sse2 "
 							 "forces SSE2; off runs the portable byte-at-a-time "
 							 "code of other architectures.  The results are the "
 							 "same (the regression tests compare them).",

@@ -405,7 +405,9 @@ typedef enum SimdLevel
 {
 	SIMD_OFF,					/* portable byte-at-a-time code */
 	SIMD_SSE2,					/* SSE2 on x86-64, else as off */
-	SIMD_AUTO					/* the best the CPU has (AVX2, SSE2) */
+	SIMD_AVX2,					/* AVX2 if the CPU has it, without AVX-512 */
+	SIMD_AUTO					/* the best the CPU has (AVX-512 hashing,
+								 * AVX2, SSE2) */
 } SimdLevel;
 extern int	simhash_simd;
 

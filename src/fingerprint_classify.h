@@ -9,6 +9,7 @@
  *
  * Before including it, define:
  *	  SEGMENT_FUNC		the name of the token loop to define
+ *	  HASH_TOKENS		the HashTokens it calls
  *	  CLASSIFY_FUNC		the name of the classification pass to define
  *	  SEGMENT_TARGET	their attributes (a target, or nothing)
  *	  VEC, VW			the vector type and its width in bytes (16 or 32)
@@ -209,79 +210,61 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 			uint64		starts = w & ~((w << 1) | prevtop);
 			uint64		ends = w & ~((w >> 1) | (word[wi + 1] << 63));	/* last bytes */
 			uint64		gapbrk = brk[wi] & ~w;	/* run breaks between tokens */
+			uint64		kw = keep[wi],
+						bw = brk[wi],
+						r4 = run4[wi];
 			int32		base = wi << 6;
 
 			prevtop = w >> 63;
-			while (ends)
+			if (unlikely(open >= 0) && ends)
 			{
-				int32		start,
+				/* the token that began in an earlier word ends here first */
+				int32		start = open,
 							end = base + __builtin_ctzll(ends) + 1;
-				bool		longrun;
 
 				ends &= ends - 1;
-				if (open >= 0)
+				open = -1;
+				if (AnySet(keep, start, end))
 				{
-					start = open;
-					open = -1;
+					BatchToken(&batch, lower, start, end,
+							   AnySet(run4, start + MAX_RUN, end), newrun);
+					newrun = false;
 				}
 				else
-				{
-					int			sb = __builtin_ctzll(starts);
-					uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+					newrun |= AnySet(brk, start, end);
+			}
+			/* every other token that ends here starts here */
+			while (ends)
+			{
+				uint64		eb = ends & -ends,	/* its last byte */
+							sb = starts & -starts,	/* its first byte */
+							m = (eb << 1) - sb, /* its bytes (eb << 1 may be
+												 * 0) */
+							before = gapbrk & (sb - 1);
 
-					starts &= starts - 1;
-					start = base + sb;
-					newrun |= before != 0;
-					gapbrk ^= before;
-				}
-				if (likely(start >= base))
+				ends ^= eb;
+				starts ^= sb;
+				newrun |= before != 0;
+				gapbrk ^= before;
+				if (unlikely((kw & m) == 0))
 				{
-					/* within this word, as for nearly all tokens of text */
-					uint64		m = (~UINT64CONST(0) << (start - base)) &
-						(~UINT64CONST(0) >> (63 - (end - 1 - base)));
-
-					if ((keep[wi] & m) == 0)
-					{
-						newrun |= (brk[wi] & m) != 0;
-						continue;
-					}
-					/* a run of 4 from the token's fourth byte on */
-					longrun = (run4[wi] & m & (m << MAX_RUN)) != 0;
+					/* not kept (digits only, say): only its breaks count */
+					newrun |= (bw & m) != 0;
+					continue;
 				}
-				else
-				{
-					if (!AnySet(keep, start, end))
-					{
-						newrun |= AnySet(brk, start, end);
-						continue;
-					}
-					longrun = AnySet(run4, start + MAX_RUN, end);
-				}
-				if (unlikely(longrun))
-				{
-					/* rare: runs of at most MAX_RUN, copied down in place */
-					int32		n = MAX_RUN;
-
-					for (int32 k = start + MAX_RUN; k < end; k++)
-						if (!(lower[k] == lower[start + n - 1] &&
-							  lower[k] == lower[start + n - 2] &&
-							  lower[k] == lower[start + n - 3]))
-							lower[start + n++] = lower[k];
-					end = start + n;
-				}
-				batch.off[batch.n] = start;
-				batch.len[batch.n] = end - start;
-				batch.newrun[batch.n] = newrun;
-				batch.n++;
+				/* longrun: a run of 4 from the token's fourth byte on */
+				BatchToken(&batch, lower, base + __builtin_ctzll(sb),
+						   base + __builtin_ctzll(eb) + 1,
+						   (r4 & m & (m << MAX_RUN)) != 0, newrun);
 				newrun = false;
 			}
 			if (starts)
 			{
 				/* a token that goes on in the next word */
-				int			sb = __builtin_ctzll(starts);
-				uint64		before = gapbrk & ((UINT64CONST(1) << sb) - 1);
+				uint64		sb = starts & -starts,
+							before = gapbrk & (sb - 1);
 
-				open = base + sb;
+				open = base + __builtin_ctzll(sb);
 				newrun |= before != 0;
 				gapbrk ^= before;
 			}
@@ -291,7 +274,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		/* 2. their hashes, and 3. counting them in text order */
 		if (rc)
 		{
-			HashTokens(lower, &batch);
+			HASH_TOKENS(lower, &batch);
 			for (int32 i = 0; i < batch.n; i++)
 			{
 				uint64		hash = batch.hash[i];
@@ -325,7 +308,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		}
 		else if (tf)
 		{
-			HashTokens(lower, &batch);
+			HASH_TOKENS(lower, &batch);
 			for (int32 i = 0; i < batch.n; i++)
 				TfCounterAdd(tf, batch.hash[i]);
 		}
@@ -358,6 +341,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 #undef V_BITS
 #undef V_PREV1
 #undef SEGMENT_FUNC
+#undef HASH_TOKENS
 #undef SEGMENT_TARGET
 #undef RUN_VEC
 #undef RUN_N

@@ -84,6 +84,7 @@ int			simhash_simd = SIMD_AUTO;
 
 #ifdef USE_AVX2_SEGMENTER
 static bool cpu_has_avx2 = false;
+static bool cpu_has_avx512 = false;	/* F, DQ and VL: HashTokensAvx512 */
 #endif
 
 /* Longest run of one code point kept inside a token. */
@@ -142,7 +143,8 @@ typedef struct SegmentState
 	int32		breakcap;
 #ifdef USE_SSE2_SEGMENTER
 	/* ASCII fast path: the span lower-cased, and bitmaps of its bytes */
-	char	   *lower;			/* the span lower-cased */
+	char	   *lower;			/* the span lower-cased: lowerbuf + LOWER_PAD */
+	char	   *lowerbuf;
 	int32		lowercap;
 	uint64	   *masks;			/* MASK_KINDS bitmaps of nmaskwords words */
 	int32		maskcap;
@@ -229,6 +231,8 @@ EnsureIcu(void)
 	__builtin_cpu_init();
 	cpu_has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
 		__builtin_cpu_supports("bmi2");
+	cpu_has_avx512 = __builtin_cpu_supports("avx512f") &&
+		__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
 #endif
 	for (int c = 0; c < 128; c++)
 	{
@@ -506,6 +510,8 @@ HashWord(const char *p, int32 len)
  * says a run break stands before it.
  */
 #define TOKEN_BATCH_WORDS 16
+/* Readable bytes before and after the lower-cased span (HashTokensAvx512) */
+#define LOWER_PAD		8
 #define TOKEN_BATCH		(TOKEN_BATCH_WORDS * 32)
 
 typedef struct TokenBatch
@@ -516,6 +522,32 @@ typedef struct TokenBatch
 	bool		newrun[TOKEN_BATCH];
 	uint64		hash[TOKEN_BATCH];
 } TokenBatch;
+
+/*
+ * Appends the kept token lower[start..end) to b; longrun says it holds a run
+ * of more than MAX_RUN equal bytes, shortened here in place (to the bytes
+ * SegmentAsciiScalar would copy).
+ */
+static pg_attribute_always_inline void
+BatchToken(TokenBatch *b, char *lower, int32 start, int32 end, bool longrun,
+		   bool newrun)
+{
+	if (unlikely(longrun))
+	{
+		int32		n = MAX_RUN;
+
+		for (int32 k = start + MAX_RUN; k < end; k++)
+			if (!(lower[k] == lower[start + n - 1] &&
+				  lower[k] == lower[start + n - 2] &&
+				  lower[k] == lower[start + n - 3]))
+				lower[start + n++] = lower[k];
+		end = start + n;
+	}
+	b->off[b->n] = start;
+	b->len[b->n] = end - start;
+	b->newrun[b->n] = newrun;
+	b->n++;
+}
 
 /*
  * Sets hash[i] = HashWord(lower + off[i], len[i]) for each token of b.
@@ -578,6 +610,96 @@ HashTokens(const char *lower, TokenBatch *b)
 	}
 }
 
+#ifdef USE_AVX2_SEGMENTER
+/*
+ * HashTokens with AVX-512, eight tokens at a time, for CPUs that have it
+ * (F, DQ for the 64-bit multiply, VL).  Each lane reads the 8 bytes at the
+ * token's start and the 8 bytes that end at its end (lower must have 8
+ * readable bytes before and after the span: LOWER_PAD), from which it
+ * computes both XXH3's hash of 1-3 bytes and that of 4-8 bytes and keeps
+ * the one for its length; longer tokens (about 1 in 9 words) are hashed
+ * one by one.  The same values as XXH3_64bits: the formulas are those of
+ * XXH3_len_1to3_64b (combined bytes, XXH64's avalanche) and
+ * XXH3_len_4to8_64b (rrmxmx), with the default secret and seed 0.
+ */
+static __attribute__((target("avx512f,avx512dq,avx512vl"))) void
+HashTokensAvx512(const char *lower, TokenBatch *b)
+{
+	const __m512i flip13 = _mm512_set1_epi64((int64) (XXH_readLE32(XXH3_kSecret) ^
+													 XXH_readLE32(XXH3_kSecret + 4)));
+	const __m512i flip48 = _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 8) ^
+													 XXH_readLE64(XXH3_kSecret + 16)));
+	const __m512i prime2 = _mm512_set1_epi64((int64) XXH_PRIME64_2);
+	const __m512i prime3 = _mm512_set1_epi64((int64) XXH_PRIME64_3);
+	const __m512i rrmxmx = _mm512_set1_epi64((int64) UINT64CONST(0x9FB21C651E98DF25));
+	const __m512i byte = _mm512_set1_epi64(0xff);
+
+	for (int32 i = 0; i < b->n; i += 8)
+	{
+		__mmask8	live = b->n - i >= 8 ? 0xff : (__mmask8) ((1u << (b->n - i)) - 1);
+		__m256i		off = _mm256_maskz_loadu_epi32(live, b->off + i);
+		__m256i		len32 = _mm256_maskz_loadu_epi32(live, b->len + i);
+		__m512i		len = _mm512_cvtepi32_epi64(len32);
+		__m512i		head = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), live,
+													   off, lower, 1);
+		__m512i		tail = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), live,
+													   _mm256_add_epi32(off, _mm256_sub_epi32(len32, _mm256_set1_epi32(8))),
+													   lower, 1);
+		__m512i		c1,
+					c2,
+					c3,
+					h13,
+					h48;
+		__mmask8	longer;
+
+		/* 1-3 bytes: first, middle (byte len / 2) and last byte, and len */
+		c1 = _mm512_and_si512(head, byte);
+		c2 = _mm512_and_si512(_mm512_srlv_epi64(head, _mm512_slli_epi64(_mm512_srli_epi64(len, 1), 3)), byte);
+		c3 = _mm512_srli_epi64(tail, 56);
+		h13 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi64(c1, 16), _mm512_slli_epi64(c2, 24)),
+							  _mm512_or_si512(c3, _mm512_slli_epi64(len, 8)));
+		h13 = _mm512_xor_si512(h13, flip13);
+		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 33));
+		h13 = _mm512_mullo_epi64(h13, prime2);
+		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 29));
+		h13 = _mm512_mullo_epi64(h13, prime3);
+		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 32));
+
+		/* 4-8 bytes: the first 4 bytes (high half) and the last 4 (low) */
+		h48 = _mm512_add_epi64(_mm512_srli_epi64(tail, 32), _mm512_slli_epi64(head, 32));
+		h48 = _mm512_xor_si512(h48, flip48);
+		h48 = _mm512_xor_si512(h48, _mm512_xor_si512(_mm512_rol_epi64(h48, 49),
+													 _mm512_rol_epi64(h48, 24)));
+		h48 = _mm512_mullo_epi64(h48, rrmxmx);
+		h48 = _mm512_xor_si512(h48, _mm512_add_epi64(_mm512_srli_epi64(h48, 35), len));
+		h48 = _mm512_mullo_epi64(h48, rrmxmx);
+		h48 = _mm512_xor_si512(h48, _mm512_srli_epi64(h48, 28));
+
+		_mm512_mask_storeu_epi64(b->hash + i, live,
+								 _mm512_mask_blend_epi64(_mm512_cmple_epi64_mask(len, _mm512_set1_epi64(3)),
+														 h48, h13));
+		longer = _mm512_mask_cmpgt_epi64_mask(live, len, _mm512_set1_epi64(8));
+		while (longer)
+		{
+			int32		j = i + __builtin_ctz(longer);
+
+			longer &= longer - 1;
+			b->hash[j] = XXH3_64bits(lower + b->off[j], (size_t) b->len[j]);
+		}
+	}
+}
+
+/* HashTokens for the AVX2 fast path: with AVX-512 where there is some. */
+static void
+HashTokensX86(const char *lower, TokenBatch *b)
+{
+	if (simhash_simd == SIMD_AUTO && cpu_has_avx512)
+		HashTokensAvx512(lower, b);
+	else
+		HashTokens(lower, b);
+}
+#endif
+
 /* First position >= pos (and < limit) whose bit is set, or limit. */
 static inline int32
 NextSet(const uint64 *m, int32 pos, int32 limit)
@@ -620,13 +742,20 @@ PrepareBitmaps(SegmentState *st, int32 len)
 {
 	int32		nwords = (len + 63) / 64 + 1;
 
-	Reserve((void **) &st->lower, &st->lowercap, (nwords - 1) * 64, 1);
+	if (st->lowercap < (nwords - 1) * 64 + 2 * LOWER_PAD)
+	{
+		Reserve((void **) &st->lowerbuf, &st->lowercap, (nwords - 1) * 64 + 2 * LOWER_PAD, 1);
+		memset(st->lowerbuf, 0, LOWER_PAD);
+		memset(st->lowerbuf + st->lowercap - LOWER_PAD, 0, LOWER_PAD);
+		st->lower = st->lowerbuf + LOWER_PAD;
+	}
 	Reserve((void **) &st->masks, &st->maskcap, MASK_KINDS * nwords, sizeof(uint64));
 	return nwords;
 }
 
 /* The fast path for SSE2, 16 bytes at a time. */
 #define SEGMENT_FUNC	SegmentAsciiSse2
+#define HASH_TOKENS		HashTokens
 #define CLASSIFY_FUNC	ClassifyBlocksSse2
 #define SEGMENT_TARGET
 #define VEC				__m128i
@@ -665,6 +794,7 @@ PrepareBitmaps(SegmentState *st, int32 len)
  * and used when the CPU has them.
  */
 #define SEGMENT_FUNC	SegmentAsciiAvx2
+#define HASH_TOKENS		HashTokensX86
 #define CLASSIFY_FUNC	ClassifyBlocksAvx2
 #define SEGMENT_TARGET	__attribute__((target("avx2,bmi,bmi2")))
 #define VEC				__m256i
@@ -705,7 +835,7 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 	if (unlikely(simhash_simd == SIMD_OFF))
 		SegmentAsciiScalar(st, s, len);
 #ifdef USE_AVX2_SEGMENTER
-	else if (simhash_simd == SIMD_AUTO && cpu_has_avx2)
+	else if (simhash_simd >= SIMD_AVX2 && cpu_has_avx2)
 		SegmentAsciiAvx2(st, s, len);
 #endif
 	else
