@@ -11,6 +11,7 @@
  *	  SEGMENT_FUNC		the name of the token loop to define
  *	  HASH_TOKENS		the HashTokens it calls
  *	  CLASSIFY_FUNC		the name of the classification pass to define
+ *	  CLASSIFY_CALL		the classification the token loop calls
  *	  SEGMENT_TARGET	their attributes (a target, or nothing)
  *	  VEC, VW			the vector type and its width in bytes (16 or 32)
  *	  V_LOAD(p), V_STORE(p, v), V_ZERO(), V_SET1(c), V_OR(a, b), V_AND(a, b),
@@ -192,7 +193,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 
 	memset(run, 0, sizeof(run));
 	LOAD_RUN();
-	CLASSIFY_FUNC(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
+	CLASSIFY_CALL(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
 	word[nwords - 1] = keep[nwords - 1] = run4[nwords - 1] = brk[nwords - 1] = 0;
 	/* isolated punctuation that ends a run (its bytes are in no token) */
 	for (int k = 0; k < st->nbreaks; k++)
@@ -327,6 +328,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 
 #undef V_RANGE
 #undef CLASSIFY_FUNC
+#undef CLASSIFY_CALL
 #undef VEC
 #undef VW
 #undef V_LOAD

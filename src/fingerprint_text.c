@@ -85,6 +85,7 @@ int			simhash_simd = SIMD_AUTO;
 #ifdef USE_AVX2_SEGMENTER
 static bool cpu_has_avx2 = false;
 static bool cpu_has_avx512 = false;	/* F, DQ and VL: HashTokensAvx512 */
+static bool cpu_has_avx512bw = false;	/* and BW, VBMI: ClassifyBlocksAvx512 */
 #endif
 
 /* Longest run of one code point kept inside a token. */
@@ -233,6 +234,8 @@ EnsureIcu(void)
 		__builtin_cpu_supports("bmi2");
 	cpu_has_avx512 = __builtin_cpu_supports("avx512f") &&
 		__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+	cpu_has_avx512bw = cpu_has_avx512 && __builtin_cpu_supports("avx512bw") &&
+		__builtin_cpu_supports("avx512vbmi");
 #endif
 	for (int c = 0; c < 128; c++)
 	{
@@ -757,6 +760,7 @@ PrepareBitmaps(SegmentState *st, int32 len)
 #define SEGMENT_FUNC	SegmentAsciiSse2
 #define HASH_TOKENS		HashTokens
 #define CLASSIFY_FUNC	ClassifyBlocksSse2
+#define CLASSIFY_CALL	ClassifyBlocksSse2
 #define SEGMENT_TARGET
 #define VEC				__m128i
 #define VW				16
@@ -790,12 +794,104 @@ PrepareBitmaps(SegmentState *st, int32 len)
 
 #ifdef USE_AVX2_SEGMENTER
 /*
+ * The classification pass (see ClassifyBlocksSse2) with AVX-512 for CPUs
+ * that have F, BW and VBMI: a block of 64 bytes is one vector and each
+ * comparison gives a bitmap word directly; the bytes that end a run come
+ * from a 128-entry table (vpermb) instead of a lookup per punctuation byte.
+ * The same bitmaps and lower-cased bytes.  Each block also loads the 64
+ * bytes one before it, for the "equal to the byte before" bits; masked
+ * loads read nothing outside s[0..len) (the byte before the span counts as
+ * 0, as in the other variants).
+ */
+static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void
+ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char *lower,
+					 uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
+{
+	const __m512i c20 = _mm512_set1_epi8(0x20);
+	uint8		table[128];
+	__m512i		breaks_lo,
+				breaks_hi;
+	uint64		prev_ahl = 0,
+				prev_dig = 0,
+				prev_eq = 0;
+
+	for (int c = 0; c < 128; c++)
+		table[c] = (ascii_flags[c] & AF_BREAK) ? 0xff : 0;
+	breaks_lo = _mm512_loadu_si512(table);
+	breaks_hi = _mm512_loadu_si512(table + 64);
+
+#define LOWER_CASE(v) \
+	_mm512_mask_blend_epi8(_mm512_cmplt_epu8_mask(_mm512_sub_epi8(_mm512_or_si512(v, c20), \
+																  _mm512_set1_epi8('a')), \
+												  _mm512_set1_epi8(26)), \
+						   v, _mm512_or_si512(v, c20))
+	for (int32 b = 0; b < nblocks; b++)
+	{
+		int32		i0 = b * 64;
+		int32		rest = len - i0;
+		uint64		valid = rest >= 64 ? ~UINT64CONST(0) : (UINT64CONST(1) << rest) - 1;
+		/* bytes i0 - 1 + k that lie in s[0..len) */
+		uint64		validprev = (rest >= 63 ? ~UINT64CONST(0) : (UINT64CONST(1) << (rest + 1)) - 1) &
+			(i0 == 0 ? ~UINT64CONST(1) : ~UINT64CONST(0));
+		__m512i		v = _mm512_maskz_loadu_epi8(valid, s + i0);
+		__m512i		lo = LOWER_CASE(v);
+		__m512i		before = LOWER_CASE(_mm512_maskz_loadu_epi8(validprev, s + i0 - 1));
+		uint64		alpha = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(_mm512_or_si512(v, c20),
+																   _mm512_set1_epi8('a')),
+												   _mm512_set1_epi8(26)),
+					digit = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('0')),
+												   _mm512_set1_epi8(10)),
+					at = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('@')),
+					ml = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.')) |
+			_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\'')),
+					w = alpha | digit | at | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('_')),
+					ahl = alpha | at,
+					midn = ml | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(',')) |
+			_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(';')),
+					eq = _mm512_cmpeq_epi8_mask(lo, before),
+					next_ahl = 0,
+					next_dig = 0;
+
+		_mm512_storeu_si512(lower + i0, lo);
+		if (rest > 64)
+		{
+			uint8		f = ascii_flags[(unsigned char) s[i0 + 64]];
+
+			next_ahl = (f & AF_AHLETTER) != 0;
+			next_dig = (f & AF_DIGIT) != 0;
+		}
+		/* mid characters joining two letters or two digits, as elsewhere */
+		w |= (ml & ((ahl << 1) | prev_ahl) & ((ahl >> 1) | (next_ahl << 63))) |
+			(midn & ((digit << 1) | prev_dig) & ((digit >> 1) | (next_dig << 63)));
+		prev_ahl = ahl >> 63;
+		prev_dig = digit >> 63;
+
+		word[b] = w;
+		keep[b] = alpha | (numbers ? digit : 0);
+		run4[b] = eq & ((eq << 1) | (prev_eq >> 63)) & ((eq << 2) | (prev_eq >> 62)) & valid;
+		prev_eq = eq;
+		/* table[byte] for ASCII bytes (bit 7 of the index picks the half) */
+		brk[b] = _mm512_test_epi8_mask(_mm512_permutex2var_epi8(breaks_lo, v, breaks_hi),
+									   _mm512_set1_epi8(-1)) &
+			~_mm512_movepi8_mask(v) & valid;
+	}
+#undef LOWER_CASE
+}
+
+/* The classification pass for the AVX2 token loop: AVX-512 where there is some. */
+#define CLASSIFY_BEST(s, len, numbers, nblocks, lower, word, keep, run4, brk) \
+	(simhash_simd == SIMD_AUTO && cpu_has_avx512bw ? \
+	 ClassifyBlocksAvx512(s, len, numbers, nblocks, lower, word, keep, run4, brk) : \
+	 ClassifyBlocksAvx2(s, len, numbers, nblocks, lower, word, keep, run4, brk))
+
+/*
  * The same for AVX2, 32 bytes at a time, compiled for AVX2 and BMI2 alone
  * and used when the CPU has them.
  */
 #define SEGMENT_FUNC	SegmentAsciiAvx2
 #define HASH_TOKENS		HashTokensX86
 #define CLASSIFY_FUNC	ClassifyBlocksAvx2
+#define CLASSIFY_CALL	CLASSIFY_BEST
 #define SEGMENT_TARGET	__attribute__((target("avx2,bmi,bmi2")))
 #define VEC				__m256i
 #define VW				32
