@@ -1,28 +1,31 @@
 /*
  * fingerprint_classify.h
  *	  The SIMD ASCII fast path (classification pass and token loop), written
- *	  once for vectors of VW bytes.  fingerprint_text.c includes this file
- *	  once for SSE2 (16 bytes, part of the x86-64 baseline) and once for AVX2
- *	  (32 bytes, compiled for AVX2 and BMI2 with a target attribute and
- *	  chosen at run time when the CPU has them).  Both give exactly the same
- *	  bitmaps, tokens and counts.
+ *	  once.  fingerprint_text.c includes this file for SSE2 (16 bytes, part
+ *	  of the x86-64 baseline), for AVX2 (32 bytes) and for AVX-512 (whose
+ *	  classification and per-word token step are written apart), the last
+ *	  two compiled with target attributes and chosen at run time when the
+ *	  CPU has them.  All give exactly the same bitmaps, tokens and counts.
  *
  * Before including it, define:
  *	  SEGMENT_FUNC		the name of the token loop to define
+ *	  SEGMENT_TARGET	its attributes (a target, or nothing)
+ *	  CLASSIFY_CALL		the classification pass it calls
  *	  HASH_TOKENS		the HashTokens it calls
- *	  CLASSIFY_FUNC		the name of the classification pass to define
- *	  CLASSIFY_CALL		the classification the token loop calls
- *	  SEGMENT_TARGET	their attributes (a target, or nothing)
+ *	  WORD_TOKENS		optional: takes the tokens of a word of the bitmaps
+ *						when it can (see TokensOfWordAvx512)
+ *	  RUN_VEC, RUN_N	vector type and number of vectors that hold the 8
+ *						words of RunCounter.run
+ *	  RUN_LOAD(p), RUN_STORE(p, v)
+ *	  RUN_ADD(run, hash) add the bits of hash to the byte lanes in run[]
+ * and, to define a classification pass from vectors of VW bytes:
+ *	  CLASSIFY_FUNC		its name
  *	  VEC, VW			the vector type and its width in bytes (16 or 32)
  *	  V_LOAD(p), V_STORE(p, v), V_ZERO(), V_SET1(c), V_OR(a, b), V_AND(a, b),
  *	  V_ADD8(a, b), V_EQ8(a, b), V_LT8(a, b) (signed bytes),
  *	  V_BITS(v)			one bit per byte of v (0 or 0xff), as a uint64
  *	  V_PREV1(v, prev)	the VW bytes before those of v: v moved up by one
  *						byte, the last byte of prev in front
- *	  RUN_VEC, RUN_N	vector type and number of vectors that hold the 8
- *						words of RunCounter.run
- *	  RUN_LOAD(p), RUN_STORE(p, v)
- *	  RUN_ADD(run, hash) add the bits of hash to the byte lanes in run[]
  * It undefines them all at the end.
  */
 
@@ -30,6 +33,7 @@
 #define V_RANGE(v, lo, n) \
 	V_LT8(V_ADD8(v, V_SET1((char) (0x80 - (lo)))), V_SET1((char) (-128 + (n))))
 
+#ifdef CLASSIFY_FUNC
 /*
  * Lower-cases the ASCII span s[0..len) into lower[] and sets one word of
  * each bitmap (see MASK_WORD ...) for each of its nblocks blocks of 64
@@ -142,6 +146,8 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
 	}
 }
 
+#endif
+
 /*
  * The ASCII fast path with bitmaps: the same tokens as SegmentAsciiScalar
  * (ICU's word rules restricted to ASCII).  Tokens are found a word of the
@@ -234,6 +240,10 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				else
 					newrun |= AnySet(brk, start, end);
 			}
+#ifdef WORD_TOKENS
+			if (WORD_TOKENS(&batch, w, starts, ends, gapbrk, kw, r4, base, &newrun, &open))
+				continue;
+#endif
 			/* every other token that ends here starts here */
 			while (ends)
 			{
@@ -344,6 +354,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 #undef V_PREV1
 #undef SEGMENT_FUNC
 #undef HASH_TOKENS
+#undef WORD_TOKENS
 #undef SEGMENT_TARGET
 #undef RUN_VEC
 #undef RUN_N

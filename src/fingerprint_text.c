@@ -84,8 +84,7 @@ int			simhash_simd = SIMD_AUTO;
 
 #ifdef USE_AVX2_SEGMENTER
 static bool cpu_has_avx2 = false;
-static bool cpu_has_avx512 = false;	/* F, DQ and VL: HashTokensAvx512 */
-static bool cpu_has_avx512bw = false;	/* and BW, VBMI: ClassifyBlocksAvx512 */
+static bool cpu_has_avx512 = false;	/* F, BW, DQ, VL, VBMI, VBMI2 */
 #endif
 
 /* Longest run of one code point kept inside a token. */
@@ -232,10 +231,10 @@ EnsureIcu(void)
 	__builtin_cpu_init();
 	cpu_has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
 		__builtin_cpu_supports("bmi2");
-	cpu_has_avx512 = __builtin_cpu_supports("avx512f") &&
-		__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-	cpu_has_avx512bw = cpu_has_avx512 && __builtin_cpu_supports("avx512bw") &&
-		__builtin_cpu_supports("avx512vbmi");
+	cpu_has_avx512 = cpu_has_avx2 &&
+		__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+		__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+		__builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
 #endif
 	for (int c = 0; c < 128; c++)
 	{
@@ -614,9 +613,11 @@ HashTokens(const char *lower, TokenBatch *b)
 }
 
 #ifdef USE_AVX2_SEGMENTER
+/* Code for CPUs with the AVX-512 subsets of cpu_has_avx512. */
+#define AVX512_TARGET __attribute__((target("avx2,bmi,bmi2,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512vbmi2")))
+
 /*
- * HashTokens with AVX-512, eight tokens at a time, for CPUs that have it
- * (F, DQ for the 64-bit multiply, VL).  Each lane reads the 8 bytes at the
+ * HashTokens with AVX-512, eight tokens at a time.  Each lane reads the 8 bytes at the
  * token's start and the 8 bytes that end at its end (lower must have 8
  * readable bytes before and after the span: LOWER_PAD), from which it
  * computes both XXH3's hash of 1-3 bytes and that of 4-8 bytes and keeps
@@ -625,7 +626,7 @@ HashTokens(const char *lower, TokenBatch *b)
  * XXH3_len_1to3_64b (combined bytes, XXH64's avalanche) and
  * XXH3_len_4to8_64b (rrmxmx), with the default secret and seed 0.
  */
-static __attribute__((target("avx512f,avx512dq,avx512vl"))) void
+static AVX512_TARGET void
 HashTokensAvx512(const char *lower, TokenBatch *b)
 {
 	const __m512i flip13 = _mm512_set1_epi64((int64) (XXH_readLE32(XXH3_kSecret) ^
@@ -692,15 +693,6 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 	}
 }
 
-/* HashTokens for the AVX2 fast path: with AVX-512 where there is some. */
-static void
-HashTokensX86(const char *lower, TokenBatch *b)
-{
-	if (simhash_simd == SIMD_AUTO && cpu_has_avx512)
-		HashTokensAvx512(lower, b);
-	else
-		HashTokens(lower, b);
-}
 #endif
 
 /* First position >= pos (and < limit) whose bit is set, or limit. */
@@ -794,8 +786,7 @@ PrepareBitmaps(SegmentState *st, int32 len)
 
 #ifdef USE_AVX2_SEGMENTER
 /*
- * The classification pass (see ClassifyBlocksSse2) with AVX-512 for CPUs
- * that have F, BW and VBMI: a block of 64 bytes is one vector and each
+ * The classification pass (see ClassifyBlocksSse2) with AVX-512: a block of 64 bytes is one vector and each
  * comparison gives a bitmap word directly; the bytes that end a run come
  * from a 128-entry table (vpermb) instead of a lookup per punctuation byte.
  * The same bitmaps and lower-cased bytes.  Each block also loads the 64
@@ -803,7 +794,7 @@ PrepareBitmaps(SegmentState *st, int32 len)
  * loads read nothing outside s[0..len) (the byte before the span counts as
  * 0, as in the other variants).
  */
-static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void
+static AVX512_TARGET void
 ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char *lower,
 					 uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
 {
@@ -878,20 +869,25 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 #undef LOWER_CASE
 }
 
-/* The classification pass for the AVX2 token loop: AVX-512 where there is some. */
-#define CLASSIFY_BEST(s, len, numbers, nblocks, lower, word, keep, run4, brk) \
-	(simhash_simd == SIMD_AUTO && cpu_has_avx512bw ? \
-	 ClassifyBlocksAvx512(s, len, numbers, nblocks, lower, word, keep, run4, brk) : \
-	 ClassifyBlocksAvx2(s, len, numbers, nblocks, lower, word, keep, run4, brk))
+/* Run lanes k .. k + 3 in each of 2 vectors of 256 bits: hash >> k ... */
+#define RUN_ADD_256(run, hash) \
+	do { \
+		__m256i		h_ = _mm256_set1_epi64x((int64) (hash)); \
+		__m256i		m_ = _mm256_set1_epi8(1); \
+		(run)[0] = _mm256_add_epi64((run)[0], _mm256_and_si256( \
+			_mm256_srlv_epi64(h_, _mm256_set_epi64x(3, 2, 1, 0)), m_)); \
+		(run)[1] = _mm256_add_epi64((run)[1], _mm256_and_si256( \
+			_mm256_srlv_epi64(h_, _mm256_set_epi64x(7, 6, 5, 4)), m_)); \
+	} while (0)
 
 /*
  * The same for AVX2, 32 bytes at a time, compiled for AVX2 and BMI2 alone
  * and used when the CPU has them.
  */
 #define SEGMENT_FUNC	SegmentAsciiAvx2
-#define HASH_TOKENS		HashTokensX86
+#define HASH_TOKENS		HashTokens
 #define CLASSIFY_FUNC	ClassifyBlocksAvx2
-#define CLASSIFY_CALL	CLASSIFY_BEST
+#define CLASSIFY_CALL	ClassifyBlocksAvx2
 #define SEGMENT_TARGET	__attribute__((target("avx2,bmi,bmi2")))
 #define VEC				__m256i
 #define VW				32
@@ -907,20 +903,102 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 #define V_BITS(v)		((uint64) (uint32) _mm256_movemask_epi8(v))
 #define V_PREV1(v, prev) \
 	_mm256_alignr_epi8(v, _mm256_permute2x128_si256(prev, v, 0x21), 15)
-/* run lanes k .. k + 3 in each of 2 vectors: hash >> k ... */
 #define RUN_VEC			__m256i
 #define RUN_N			2
 #define RUN_LOAD(p)		_mm256_loadu_si256(p)
 #define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
-#define RUN_ADD(run, hash) \
-	do { \
-		__m256i		h_ = _mm256_set1_epi64x((int64) (hash)); \
-		__m256i		m_ = _mm256_set1_epi8(1); \
-		(run)[0] = _mm256_add_epi64((run)[0], _mm256_and_si256( \
-			_mm256_srlv_epi64(h_, _mm256_set_epi64x(3, 2, 1, 0)), m_)); \
-		(run)[1] = _mm256_add_epi64((run)[1], _mm256_and_si256( \
-			_mm256_srlv_epi64(h_, _mm256_set_epi64x(7, 6, 5, 4)), m_)); \
-	} while (0)
+#define RUN_ADD(run, hash) RUN_ADD_256(run, hash)
+#include "fingerprint_classify.h"
+
+/*
+ * The kept tokens of one word of the bitmaps (bytes base .. base + 63), for
+ * the AVX-512 token loop, when none of them holds a long run and all are
+ * kept (true of nearly every word of text); otherwise returns false and
+ * does nothing.  Any token that began in an earlier word has been taken
+ * out of ends already.  Appends the tokens to b and updates *newrun and
+ * *open exactly as the scalar loop over the word would:
+ *	  - a token is kept if it holds a keep bit: adding its keep bits to w
+ *		carries into the bit after its end, so the sum over 65 bits has
+ *		that bit set for every kept token;
+ *	  - a token follows a run break if a break bit lies in the gap before
+ *		it: adding the gap's break bits to ~w carries into the token's
+ *		first bit the same way;
+ *	  - the starts and ends are the positions of the set bits, in order
+ *		(vpcompressb of 0 .. 63), at most 32 of each.
+ */
+static AVX512_TARGET pg_attribute_always_inline bool
+TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 gapbrk,
+				   uint64 kw, uint64 r4, int32 base, bool *newrun, int32 *open)
+{
+	const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52,
+										 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+										 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28,
+										 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+										 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
+										 1, 0);
+	unsigned __int128 kept = (unsigned __int128) w + (kw & w);
+	int			n = __builtin_popcountll(ends);
+	uint64		firsts = starts,	/* starts of the tokens that end here */
+				broken;
+	__m512i		sp,
+				ep;
+
+	if ((r4 & w) != 0 || ((uint64) (kept >> 1) & ends) != ends)
+		return false;
+	if (__builtin_popcountll(starts) > n)
+	{
+		/* the last token goes on in the next word */
+		uint64		last = UINT64CONST(1) << (63 - __builtin_clzll(starts));
+
+		firsts ^= last;
+		*open = base + 63 - __builtin_clzll(starts);
+	}
+	if (n == 0)
+	{
+		*newrun |= gapbrk != 0;
+		return true;
+	}
+	/* bit j: a break stands before token j */
+	broken = _pext_u64((~w + gapbrk) & firsts, firsts) | (uint64) *newrun;
+	sp = _mm512_maskz_compress_epi8(firsts, iota);
+	ep = _mm512_maskz_compress_epi8(ends, iota);
+	for (int half = 0; half < 2 && 16 * half < n; half++)
+	{
+		__m512i		s32 = _mm512_cvtepu8_epi32(half ? _mm512_extracti32x4_epi32(sp, 1) :
+											   _mm512_castsi512_si128(sp));
+		__m512i		e32 = _mm512_cvtepu8_epi32(half ? _mm512_extracti32x4_epi32(ep, 1) :
+											   _mm512_castsi512_si128(ep));
+		__mmask16	live = n - 16 * half >= 16 ? 0xffff : (__mmask16) ((1u << (n - 16 * half)) - 1);
+
+		_mm512_mask_storeu_epi32(b->off + b->n + 16 * half, live,
+								 _mm512_add_epi32(s32, _mm512_set1_epi32(base)));
+		_mm512_mask_storeu_epi32(b->len + b->n + 16 * half, live,
+								 _mm512_add_epi32(_mm512_sub_epi32(e32, s32), _mm512_set1_epi32(1)));
+	}
+	StaticAssertStmt(sizeof(bool) == 1, "newrun is stored as bytes");
+	_mm512_mask_storeu_epi8(b->newrun + b->n, (UINT64CONST(1) << n) - 1,
+							_mm512_maskz_set1_epi8(broken, 1));
+	b->n += n;
+	/* breaks after the last token that ends here count for the next one */
+	*newrun = (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
+	return true;
+}
+
+/*
+ * The same with AVX-512 where the CPU has it: ClassifyBlocksAvx512,
+ * TokensOfWordAvx512 for the tokens of most words, HashTokensAvx512; the
+ * run lanes as in the AVX2 variant.
+ */
+#define SEGMENT_FUNC	SegmentAsciiAvx512
+#define HASH_TOKENS		HashTokensAvx512
+#define CLASSIFY_CALL	ClassifyBlocksAvx512
+#define WORD_TOKENS		TokensOfWordAvx512
+#define SEGMENT_TARGET	AVX512_TARGET
+#define RUN_VEC			__m256i
+#define RUN_N			2
+#define RUN_LOAD(p)		_mm256_loadu_si256(p)
+#define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
+#define RUN_ADD(run, hash) RUN_ADD_256(run, hash)
 #include "fingerprint_classify.h"
 #endif
 
@@ -931,6 +1009,8 @@ SegmentAscii(SegmentState *st, const char *s, int32 len)
 	if (unlikely(simhash_simd == SIMD_OFF))
 		SegmentAsciiScalar(st, s, len);
 #ifdef USE_AVX2_SEGMENTER
+	else if (simhash_simd == SIMD_AUTO && cpu_has_avx512)
+		SegmentAsciiAvx512(st, s, len);
 	else if (simhash_simd >= SIMD_AVX2 && cpu_has_avx2)
 		SegmentAsciiAvx2(st, s, len);
 #endif
