@@ -552,6 +552,56 @@ BatchToken(TokenBatch *b, char *lower, int32 start, int32 end, bool longrun,
 }
 
 /*
+ * The tests that let a word of the fast path's bitmaps (64 bytes at base)
+ * take its tokens without a per-token branch (TokensOfWordAvx512): none of its tokens holds a long run and all are
+ * kept.  A token is kept if it holds a keep bit; adding the keep bits to w
+ * carries into the bit after the token's end, so the 65-bit sum has that
+ * bit set for every kept token.  Also sets *firsts to the starts of the
+ * tokens that end in this word and *open if the last one goes on into the
+ * next word.  (Any token that began in an earlier word has been taken out
+ * of ends already.)
+ */
+static pg_attribute_always_inline bool
+WordTokensSimple(uint64 w, uint64 starts, uint64 ends, uint64 kw, uint64 r4,
+				 int32 base, uint64 *firsts, int32 *open)
+{
+	uint64		sum = w + (kw & w);
+	uint64		above = (sum >> 1) | ((uint64) (sum < w) << 63);	/* bits 1..64 */
+
+	if ((r4 & w) != 0 || (above & ends) != ends)
+		return false;
+	*firsts = starts;
+	if (__builtin_popcountll(starts) > __builtin_popcountll(ends))
+	{
+		/* the last token goes on in the next word */
+		int			last = 63 - __builtin_clzll(starts);
+
+		*firsts ^= UINT64CONST(1) << last;
+		*open = base + last;
+	}
+	return true;
+}
+
+/*
+ * The start bits (of firsts) of the tokens that follow a run break: those
+ * with a break bit in the gap before them, found by adding the gap's break
+ * bits to ~w (the carry lands on the token's first bit); the first token
+ * also if newrun (a break before this word).
+ */
+static pg_attribute_always_inline uint64
+BrokenStarts(uint64 w, uint64 gapbrk, uint64 firsts, bool newrun)
+{
+	return ((~w + gapbrk) & firsts) | (newrun ? firsts & -firsts : 0);
+}
+
+/* Whether a break bit lies after the last token ending in this word. */
+static pg_attribute_always_inline bool
+BreakAfterLast(uint64 gapbrk, uint64 ends)
+{
+	return (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
+}
+
+/*
  * Sets hash[i] = HashWord(lower + off[i], len[i]) for each token of b.
  * XXH3 takes a different branch for lengths 1-3, 4-8, 9-16 and more; word
  * lengths in text vary at random between them, so the tokens are sorted
@@ -911,20 +961,13 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 #include "fingerprint_classify.h"
 
 /*
- * The kept tokens of one word of the bitmaps (bytes base .. base + 63), for
- * the AVX-512 token loop, when none of them holds a long run and all are
- * kept (true of nearly every word of text); otherwise returns false and
- * does nothing.  Any token that began in an earlier word has been taken
- * out of ends already.  Appends the tokens to b and updates *newrun and
- * *open exactly as the scalar loop over the word would:
- *	  - a token is kept if it holds a keep bit: adding its keep bits to w
- *		carries into the bit after its end, so the sum over 65 bits has
- *		that bit set for every kept token;
- *	  - a token follows a run break if a break bit lies in the gap before
- *		it: adding the gap's break bits to ~w carries into the token's
- *		first bit the same way;
- *	  - the starts and ends are the positions of the set bits, in order
- *		(vpcompressb of 0 .. 63), at most 32 of each.
+ * WORD_TOKENS of the AVX-512 token loop: when WordTokensSimple allows,
+ * appends the tokens of the word to b and updates *newrun and *open as the
+ * per-token loop would; else returns false and does nothing.  The tokens'
+ * first and last bytes are the positions of the set bits, in order
+ * (vpcompressb of 0 .. 63; at most 32 of each), stored 16 at a time.
+ * (The same without AVX-512, one token at a time from the bitmaps, was
+ * measured no faster than the per-token loop.)
  */
 static AVX512_TARGET pg_attribute_always_inline bool
 TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 gapbrk,
@@ -936,30 +979,22 @@ TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 g
 										 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
 										 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
 										 1, 0);
-	unsigned __int128 kept = (unsigned __int128) w + (kw & w);
 	int			n = __builtin_popcountll(ends);
-	uint64		firsts = starts,	/* starts of the tokens that end here */
+	uint64		firsts,
 				broken;
 	__m512i		sp,
 				ep;
 
-	if ((r4 & w) != 0 || ((uint64) (kept >> 1) & ends) != ends)
+	if (!WordTokensSimple(w, starts, ends, kw, r4, base, &firsts, open))
 		return false;
-	if (__builtin_popcountll(starts) > n)
-	{
-		/* the last token goes on in the next word */
-		uint64		last = UINT64CONST(1) << (63 - __builtin_clzll(starts));
-
-		firsts ^= last;
-		*open = base + 63 - __builtin_clzll(starts);
-	}
 	if (n == 0)
 	{
 		*newrun |= gapbrk != 0;
 		return true;
 	}
 	/* bit j: a break stands before token j */
-	broken = _pext_u64((~w + gapbrk) & firsts, firsts) | (uint64) *newrun;
+	broken = _pext_u64(BrokenStarts(w, gapbrk, firsts, *newrun), firsts);
+	*newrun = BreakAfterLast(gapbrk, ends);
 	sp = _mm512_maskz_compress_epi8(firsts, iota);
 	ep = _mm512_maskz_compress_epi8(ends, iota);
 	for (int half = 0; half < 2 && 16 * half < n; half++)
@@ -979,8 +1014,6 @@ TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 g
 	_mm512_mask_storeu_epi8(b->newrun + b->n, (UINT64CONST(1) << n) - 1,
 							_mm512_maskz_set1_epi8(broken, 1));
 	b->n += n;
-	/* breaks after the last token that ends here count for the next one */
-	*newrun = (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
 	return true;
 }
 
