@@ -849,17 +849,14 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 					 uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
 {
 	const __m512i c20 = _mm512_set1_epi8(0x20);
-	uint8		table[128];
-	__m512i		breaks_lo,
-				breaks_hi;
+	/* AF_BREAK of the ASCII bytes, as bytes 1 or 0 */
+	const __m512i breaks_lo = _mm512_loadu_si512(ascii_breaks_run);
+	const __m512i breaks_hi = _mm512_loadu_si512(ascii_breaks_run + 64);
 	uint64		prev_ahl = 0,
 				prev_dig = 0,
 				prev_eq = 0;
 
-	for (int c = 0; c < 128; c++)
-		table[c] = (ascii_flags[c] & AF_BREAK) ? 0xff : 0;
-	breaks_lo = _mm512_loadu_si512(table);
-	breaks_hi = _mm512_loadu_si512(table + 64);
+	StaticAssertStmt(sizeof(bool) == 1, "ascii_breaks_run is a table of bytes");
 
 #define LOWER_CASE(v) \
 	_mm512_mask_blend_epi8(_mm512_cmplt_epu8_mask(_mm512_sub_epi8(_mm512_or_si512(v, c20), \
@@ -911,9 +908,9 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 		keep[b] = alpha | (numbers ? digit : 0);
 		run4[b] = eq & ((eq << 1) | (prev_eq >> 63)) & ((eq << 2) | (prev_eq >> 62)) & valid;
 		prev_eq = eq;
-		/* table[byte] for ASCII bytes (bit 7 of the index picks the half) */
+		/* ascii_breaks_run[byte] (bit 6 picks the half; bytes >= 128 are none) */
 		brk[b] = _mm512_test_epi8_mask(_mm512_permutex2var_epi8(breaks_lo, v, breaks_hi),
-									   _mm512_set1_epi8(-1)) &
+									   _mm512_set1_epi8(1)) &
 			~_mm512_movepi8_mask(v) & valid;
 	}
 #undef LOWER_CASE
