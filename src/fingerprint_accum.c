@@ -259,15 +259,26 @@ CapTableGrow(CapTable *t)
 }
 
 /*
- * CapTableAdd's insertion of a new feature when the table holds limit
- * members: past SIMHASH_CAP_FEATURES distinct features it goes to the
- * overflow entry, never to be capped; else the table grows.
+ * CapTableAdd when the table holds limit members: an existing feature
+ * adds to its total; a new one, past SIMHASH_CAP_FEATURES distinct
+ * features, goes to the overflow entry, never to be capped; else the table
+ * grows and takes it.
  */
 void
-CapTableInsert(CapTable *t, uint64 hash, int64 w)
+CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 {
-	uint32		slot;
+	uint32		slot = (uint32) hash & t->mask;
 
+	Assert(t->members >= t->limit);
+	while (t->entries[slot].weight != 0)
+	{
+		if (t->entries[slot].hash == hash)
+		{
+			t->entries[slot].weight += w;
+			return;
+		}
+		slot = (slot + 1) & t->mask;
+	}
 	if (t->members >= SIMHASH_CAP_FEATURES)
 	{
 		t->entries[t->mask + 1].weight += w;
