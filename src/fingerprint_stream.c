@@ -245,7 +245,7 @@ SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 	reader.extsize = VARATT_EXTERNAL_GET_EXTSIZE(pointer);
 	reader.offset = 0;
 	/* a value shorter than a slice gets buffers of its size */
-	reader.slice = palloc(Min(SLICE_BYTES, reader.extsize) + VARHDRSZ);
+	reader.slice = palloc(Min((int32) SLICE_BYTES, reader.extsize) + VARHDRSZ);
 	reader.fetchcxt = AllocSetContextCreate(CurrentMemoryContext,
 											"simhash toast slice",
 											ALLOCSET_DEFAULT_SIZES);
