@@ -198,8 +198,10 @@ CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
 
 	/*
 	 * Go on while the entry is neither empty nor the feature's: while
-	 * min(weight, hash difference) != 0 (both unsigned), which compilers
-	 * make one branch, nearly always not taken at this load.
+	 * min(weight, hash difference) != 0 (both unsigned).  GCC makes that
+	 * a conditional move and one branch, nearly always not taken at this
+	 * load; written with && or &, it made two, one of them as unpredictable
+	 * as new-or-seen.
 	 */
 	for (;;)
 	{
