@@ -140,6 +140,31 @@ SELECT w AS weighting, f.distinct_features, f.the_weight, f.and_weight,
                   FROM simhash_features(left(body, 2000), 'words', 1, w)) f2
  ORDER BY 1;
 
+-- A capped word on both sides of the table's growth: 4 kB of text get a
+-- first table of 1,024 slots, room for 512 features, and 701 distinct
+-- words make it grow at w512, in the middle of a run.  "the" (a sentence of
+-- 63 before, one after) must keep one total across the move: runs
+-- W = 2 * 63^2 + 39^2 + 16 * 40^2 + 21^2 = 35,500, cap 1,598; tf W = 826,
+-- cap 38.  Had it been lost in the move, the second sentence alone would be
+-- capped and the fingerprint would not equal the aggregate; had it been
+-- kept twice, "the" would weigh twice the cap.
+CREATE TEMP TABLE growthe AS
+SELECT repeat('the ', 63) || E'.\n' ||
+       string_agg('w' || i, CASE WHEN i % 40 = 0 THEN E'.\n' ELSE ' ' END) || E'.\n' ||
+       repeat('the ', 63) || E'.\n' AS body
+  FROM generate_series(1, 700) i;
+SELECT w AS weighting, octet_length(body) AS bytes, f.distinct_features, f.the_weight,
+       simhash(body, 'words', 1, w) = f.agg AS agrees,
+       simhash(body, 'words', 1, w) <> f.the_twice AS the_once
+  FROM growthe, unnest(ARRAY['runs', 'tf']) w,
+       LATERAL (SELECT count(*) AS distinct_features,
+                       max(weight) FILTER (WHERE feature = 'the') AS the_weight,
+                       simhash_agg(feature, weight) AS agg,
+                       simhash_agg(feature, CASE feature WHEN 'the' THEN 2 * weight
+                                                ELSE weight END) AS the_twice
+                  FROM simhash_features(body, 'words', 1, w)) f
+ ORDER BY 1;
+
 -- A call cancelled half-way (here by the statement timeout, nearly always
 -- while one of the calls reads a long text of the same words) leaves
 -- nothing behind for the next one: left-over totals of "the" would keep it

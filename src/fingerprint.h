@@ -165,10 +165,11 @@ typedef struct CapEntry
 typedef struct CapTable
 {
 	CapEntry   *entries;		/* mask + 2 entries */
-	uint32	   *used;			/* slots of the members, in insertion order */
+	uint32	   *used;			/* slots of the members, in insertion order
+								 * (room for limit) */
 	uint32		mask;
 	int32		members;
-	int32		limit;			/* members that fit before CapTableInsert */
+	int32		limit;			/* members that fit before CapTableAddFull */
 	bool		retained;		/* entries are the backend's retained table */
 	int32		nrun;			/* hashes in run */
 	uint64		run[SIMHASH_RUN_CAP];	/* hashes of the current run's words */
@@ -176,41 +177,63 @@ typedef struct CapTable
 } CapTable;
 
 extern void CapTableInit(CapTable *t, int64 textbytes);
-extern void CapTableInsert(CapTable *t, uint64 hash, int64 w);
 extern int64 CapOf(Weighting weighting, int64 total);
 extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
 extern double CapOfLog(double total);
+
+/*
+ * Adds w >= 1 to the total of the feature of hash hash, when the table has
+ * room for one more member (members < limit).  Branch-light: the probe
+ * stops at the feature's entry or at an empty one, and a new member differs
+ * from an existing one only in data (the slot is written to used[members]
+ * either way, and members counts it only if the entry was empty), so the
+ * unpredictable new-or-seen decision costs no branch.
+ */
+static pg_attribute_always_inline void
+CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
+				uint64 hash, int64 w)
+{
+	uint32		i = (uint32) hash & mask;
+	int64		old;
+
+	/*
+	 * Go on while the entry is neither empty nor the feature's: while
+	 * min(weight, hash difference) != 0 (both unsigned).  GCC makes that
+	 * a conditional move and one branch, nearly always not taken at this
+	 * load; written with && or &, it made two, one of them as unpredictable
+	 * as new-or-seen.
+	 */
+	for (;;)
+	{
+		uint64		diff;
+
+		old = entries[i].weight;
+		diff = entries[i].hash ^ hash;
+		if (Min((uint64) old, diff) == 0)
+			break;
+		i = (i + 1) & mask;
+	}
+	used[*members] = i;
+	*members += old == 0;
+	entries[i].hash = hash;
+	entries[i].weight = old + w;
+}
+
+extern void CapTableAddFull(CapTable *t, uint64 hash, int64 w);
 
 /* Adds w >= 1 to the total of the feature of hash hash. */
 static pg_attribute_always_inline void
 CapTableAdd(CapTable *t, uint64 hash, int64 w)
 {
-	uint32		i = (uint32) hash & t->mask;
+	int32		members = t->members;
 
-	for (;;)
+	if (likely(members < t->limit))
 	{
-		CapEntry   *e = &t->entries[i];
-
-		if (e->weight == 0)
-		{
-			/* a new member; CapTableInsert grows or overflows */
-			if (unlikely(t->members >= t->limit))
-				CapTableInsert(t, hash, w);
-			else
-			{
-				e->hash = hash;
-				e->weight = w;
-				t->used[t->members++] = i;
-			}
-			return;
-		}
-		if (e->hash == hash)
-		{
-			e->weight += w;
-			return;
-		}
-		i = (i + 1) & t->mask;
+		CapTableAddRoom(t->entries, t->mask, t->used, &members, hash, w);
+		t->members = members;
 	}
+	else
+		CapTableAddFull(t, hash, w);
 }
 
 /* A word of a run shorter than SIMHASH_RUN_CAP so far: added at its end. */
@@ -220,13 +243,31 @@ CapTableAddRunWord(CapTable *t, uint64 hash)
 	t->run[t->nrun++] = hash;
 }
 
-/* The current run ended with weight w: each of its words weighs w. */
+/*
+ * The current run ended with weight w: each of its words weighs w.  The
+ * room for the run's words is checked once: if they may not all fit, they
+ * are added one by one (CapTableAdd grows the table or overflows).
+ */
 static inline void
 CapTableRunEnd(CapTable *t, int64 w)
 {
-	for (int i = 0; i < t->nrun; i++)
-		CapTableAdd(t, t->run[i], w);
+	int32		n = t->nrun;
+
 	t->nrun = 0;
+	if (likely(t->members + n <= t->limit))
+	{
+		CapEntry   *entries = t->entries;
+		uint32		mask = t->mask;
+		uint32	   *used = t->used;
+		int32		members = t->members;
+
+		for (int k = 0; k < n; k++)
+			CapTableAddRoom(entries, mask, used, &members, t->run[k], w);
+		t->members = members;
+	}
+	else
+		for (int k = 0; k < n; k++)
+			CapTableAdd(t, t->run[k], w);
 }
 
 /* Words weighted tf: the lanes and each word's total (see CapTable). */

@@ -143,18 +143,25 @@ CapLimit(uint32 slots)
 	return Min(slots / 2, SIMHASH_CAP_FEATURES);
 }
 
-/* Clears the slots t used in the retained table and gives it back. */
+/* Gives the retained table back once its members' entries are zero. */
 static void
-CapTableRelease(CapTable *t)
+CapTableGiveBack(CapTable *t)
 {
 	Assert(t->retained && retained.owner == t);
-	for (int32 k = 0; k < t->members; k++)
-		t->entries[t->used[k]] = (CapEntry) {0, 0};
 	t->entries[t->mask + 1] = (CapEntry) {0, 0};
 	t->retained = false;
 	t->entries = NULL;
 	t->used = NULL;
 	retained.owner = NULL;
+}
+
+/* Clears the slots t used in the retained table and gives it back. */
+static void
+CapTableRelease(CapTable *t)
+{
+	for (int32 k = 0; k < t->members; k++)
+		t->entries[t->used[k]] = (CapEntry) {0, 0};
+	CapTableGiveBack(t);
 }
 
 /* Reset callback of the call's context: a call that ended in an error. */
@@ -169,8 +176,9 @@ CapTableReleaseCallback(void *arg)
 
 /*
  * Sets up t for a text of about textbytes bytes (a hint: distinct features
- * take 14 bytes or more of English text, so slots = textbytes / 8 leave the
- * table at most half full for nearly every text; growth covers the rest).
+ * take 14 bytes or more of English text, so slots = textbytes / 4 leave the
+ * table under a third full for nearly every text, where a probe seldom
+ * meets another feature's entry; growth, at half full, covers the rest).
  * Taking the retained table registers a reset callback of the current
  * memory context with t as its argument, so t must stay allocated until
  * that context is reset or deleted.
@@ -180,7 +188,7 @@ CapTableInit(CapTable *t, int64 textbytes)
 {
 	uint32		slots = CAP_TABLE_MIN;
 
-	while (slots < CAP_TABLE_RETAINED && (int64) slots * 8 < textbytes)
+	while (slots < CAP_TABLE_RETAINED && (int64) slots * 4 < textbytes)
 		slots *= 2;
 	t->mask = slots - 1;
 	t->members = 0;
@@ -259,15 +267,26 @@ CapTableGrow(CapTable *t)
 }
 
 /*
- * CapTableAdd's insertion of a new feature when the table holds limit
- * members: past SIMHASH_CAP_FEATURES distinct features it goes to the
- * overflow entry, never to be capped; else the table grows.
+ * CapTableAdd when the table holds limit members: an existing feature
+ * adds to its total; a new one, past SIMHASH_CAP_FEATURES distinct
+ * features, goes to the overflow entry, never to be capped; else the table
+ * grows and takes it.
  */
 void
-CapTableInsert(CapTable *t, uint64 hash, int64 w)
+CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 {
-	uint32		slot;
+	uint32		slot = (uint32) hash & t->mask;
 
+	Assert(t->members >= t->limit);
+	while (t->entries[slot].weight != 0)
+	{
+		if (t->entries[slot].hash == hash)
+		{
+			t->entries[slot].weight += w;
+			return;
+		}
+		slot = (slot + 1) & t->mask;
+	}
 	if (t->members >= SIMHASH_CAP_FEATURES)
 	{
 		t->entries[t->mask + 1].weight += w;
@@ -300,8 +319,9 @@ CapOfLog(double total)
 
 /*
  * Takes the weight above cap of every feature in t out of the per-bit sums
- * ones (weight of the features with the bit set) and total; gives back the
- * retained table.
+ * ones (weight of the features with the bit set) and total.  Clears each
+ * member's entry once read (one pass over the members) and gives back the
+ * retained table: t is used up.
  */
 void
 CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
@@ -309,16 +329,18 @@ CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
 	Assert(t->nrun == 0);
 	for (int32 k = 0; k < t->members; k++)
 	{
-		const CapEntry *e = &t->entries[t->used[k]];
+		CapEntry   *e = &t->entries[t->used[k]];
+		uint64		hash = e->hash;
 		int64		excess = e->weight - cap;
 
+		*e = (CapEntry) {0, 0};
 		if (excess <= 0)
 			continue;
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
-			if ((e->hash >> bit) & 1)
+			if ((hash >> bit) & 1)
 				ones[bit] -= excess;
 		*total -= excess;
 	}
 	if (t->retained)
-		CapTableRelease(t);
+		CapTableGiveBack(t);
 }

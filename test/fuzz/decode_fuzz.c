@@ -29,6 +29,22 @@ static int	(*lz4_decompress) (const char *src, char *dst, int srcSize, int dstCa
 
 static uint64 rng_state;
 
+/*
+ * toast_decode.c is compiled as backend code (it includes c.h, not
+ * postgres_fe.h): in an assert-enabled build its Assert()s call this.
+ */
+extern void ExceptionalCondition(const char *conditionName, const char *errorType,
+								 const char *fileName, int lineNumber) pg_attribute_noreturn();
+
+void
+ExceptionalCondition(const char *conditionName, const char *errorType,
+					 const char *fileName, int lineNumber)
+{
+	fprintf(stderr, "%s(\"%s\", File: \"%s\", Line: %d)\n",
+			errorType, conditionName, fileName, lineNumber);
+	abort();
+}
+
 static uint32
 rnd(void)
 {
