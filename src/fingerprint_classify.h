@@ -286,11 +286,12 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		if (rc)
 		{
 			HASH_TOKENS(lower, &batch);
-			for (int32 i = 0; i < batch.n; i++)
+			for (int32 i = 0; i < batch.n;)
 			{
-				uint64		hash = batch.hash[i];
+				int32		j = i + 1,
+							fit;
 
-				/* RunCounterAdd, on the lanes in registers */
+				/* RunCounterAdd, on the lanes in registers, a stretch at a time */
 				if (batch.newrun[i] && runlen > 0)
 				{
 					if (runlen < SIMHASH_RUN_CAP)
@@ -301,20 +302,25 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 					}
 					runlen = 0;
 				}
-				if (likely(runlen < SIMHASH_RUN_CAP - 1))
-				{
-					runlen++;
-					RUN_ADD(run, hash);
-					/* the weight cap's totals: as RunCounterAdd does */
-					CapTableAddRunWord(&rc->cap, hash);
-				}
-				else
+				if (unlikely(runlen >= SIMHASH_RUN_CAP - 1))
 				{
 					/* capped: rare */
 					SPILL_RUN();
-					RunCounterAdd(rc, hash, false);
+					RunCounterAdd(rc, batch.hash[i], false);
 					LOAD_RUN();
+					i++;
+					continue;
 				}
+				/* tokens i .. j - 1: the rest of this run in the batch, uncapped */
+				fit = Min(batch.n, i + (SIMHASH_RUN_CAP - 1 - (int32) runlen));
+				while (j < fit && !batch.newrun[j])
+					j++;
+				/* the weight cap's totals: as CapTableAddRunWord does */
+				memcpy(rc->cap.run + rc->cap.nrun, batch.hash + i, (j - i) * sizeof(uint64));
+				rc->cap.nrun += j - i;
+				runlen += j - i;
+				for (; i < j; i++)
+					RUN_ADD(run, batch.hash[i]);
 			}
 		}
 		else if (tf)
