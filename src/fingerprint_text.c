@@ -1024,11 +1024,16 @@ TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 g
 #define CLASSIFY_CALL	ClassifyBlocksAvx512
 #define WORD_TOKENS		TokensOfWordAvx512
 #define SEGMENT_TARGET	AVX512_TARGET
-#define RUN_VEC			__m256i
-#define RUN_N			2
-#define RUN_LOAD(p)		_mm256_loadu_si256(p)
-#define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
-#define RUN_ADD(run, hash) RUN_ADD_256(run, hash)
+/* run lanes 0 .. 7 in one vector: hash >> k in lane k */
+#define RUN_VEC			__m512i
+#define RUN_N			1
+#define RUN_LOAD(p)		_mm512_loadu_si512(p)
+#define RUN_STORE(p, v)	_mm512_storeu_si512(p, v)
+#define RUN_ADD(run, hash) \
+	((run)[0] = _mm512_add_epi64((run)[0], \
+		_mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64((int64) (hash)), \
+										   _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)), \
+						 _mm512_set1_epi8(1))))
 #include "fingerprint_classify.h"
 #endif
 
