@@ -62,9 +62,7 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
 					plain = 0,	/* letter, digit or space: never a break */
 					valid = ~UINT64CONST(0),
 					other,
-					br = 0,
-					next_ahl = 0,
-					next_dig = 0;
+					br = 0;
 
 		for (int k = 0; k < 64 / VW; k++)
 		{
@@ -109,23 +107,8 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
 		}
 		if (len - i0 < 64)
 			valid = (UINT64CONST(1) << (len - i0)) - 1;
-		else if (len - i0 > 64)
-		{
-			uint8		f = ascii_flags[(unsigned char) s[i0 + 64]];
-
-			next_ahl = (f & AF_AHLETTER) != 0;
-			next_dig = (f & AF_DIGIT) != 0;
-		}
-
-		/*
-		 * A mid character between two letters ('.', '\'') or two digits
-		 * ('.', '\'', ',', ';') joins them into one token: make it a word
-		 * byte.
-		 */
-		w |= (midl & ((ahl << 1) | prev_ahl) & ((ahl >> 1) | (next_ahl << 63))) |
-			(midn & ((dig << 1) | prev_dig) & ((dig >> 1) | (next_dig << 63)));
-		prev_ahl = ahl >> 63;
-		prev_dig = dig >> 63;
+		/* mid characters joining two letters or two digits: word bytes */
+		w |= JoinedMids(s, len, i0, midl, midn, ahl, dig, &prev_ahl, &prev_dig);
 
 		/* run breaks: look up the few bytes that are no letter, digit or space */
 		other = ~plain & valid;

@@ -779,6 +779,36 @@ AnySet(const uint64 *m, int32 from, int32 to)
 }
 
 /*
+ * The mid characters of the block of 64 bytes at s[i0] that join two
+ * letters ('.', '\'') or two digits ('.', '\'', ',', ';') into one token,
+ * as word bits, from the block's bitmaps (midl, midn: those characters;
+ * ahl: letters; dig: digits) and the bytes just outside it: the previous
+ * block's last bits in *prev_ahl and *prev_dig, which are then set to this
+ * block's, and the byte after the block, if there is one in s[0..len).
+ */
+static pg_attribute_always_inline uint64
+JoinedMids(const char *s, int32 len, int32 i0, uint64 midl, uint64 midn,
+		   uint64 ahl, uint64 dig, uint64 *prev_ahl, uint64 *prev_dig)
+{
+	uint64		next_ahl = 0,
+				next_dig = 0,
+				joined;
+
+	if (len - i0 > 64)
+	{
+		uint8		f = ascii_flags[(unsigned char) s[i0 + 64]];
+
+		next_ahl = (f & AF_AHLETTER) != 0;
+		next_dig = (f & AF_DIGIT) != 0;
+	}
+	joined = (midl & ((ahl << 1) | *prev_ahl) & ((ahl >> 1) | (next_ahl << 63))) |
+		(midn & ((dig << 1) | *prev_dig) & ((dig >> 1) | (next_dig << 63)));
+	*prev_ahl = ahl >> 63;
+	*prev_dig = dig >> 63;
+	return joined;
+}
+
+/*
  * Makes room in st for the lower-cased span of len bytes and its bitmaps
  * (nwords words of each kind); returns nwords.
  */
@@ -886,23 +916,10 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 					ahl = alpha | at,
 					midn = ml | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(',')) |
 			_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(';')),
-					eq = _mm512_cmpeq_epi8_mask(lo, before),
-					next_ahl = 0,
-					next_dig = 0;
+					eq = _mm512_cmpeq_epi8_mask(lo, before);
 
 		_mm512_storeu_si512(lower + i0, lo);
-		if (rest > 64)
-		{
-			uint8		f = ascii_flags[(unsigned char) s[i0 + 64]];
-
-			next_ahl = (f & AF_AHLETTER) != 0;
-			next_dig = (f & AF_DIGIT) != 0;
-		}
-		/* mid characters joining two letters or two digits, as elsewhere */
-		w |= (ml & ((ahl << 1) | prev_ahl) & ((ahl >> 1) | (next_ahl << 63))) |
-			(midn & ((digit << 1) | prev_dig) & ((digit >> 1) | (next_dig << 63)));
-		prev_ahl = ahl >> 63;
-		prev_dig = digit >> 63;
+		w |= JoinedMids(s, len, i0, ml, midn, ahl, digit, &prev_ahl, &prev_dig);
 
 		word[b] = w;
 		keep[b] = alpha | (numbers ? digit : 0);
