@@ -40,7 +40,8 @@
  * default options (and words weighted tf) the fast path hashes and counts
  * each word itself.  simhash.fast_path = off sends everything through ICU;
  * the regression test fingerprint_icu compares both on many random strings,
- * with each variant of the fast path (simhash.simd: AVX2, SSE2, portable).
+ * with each variant of the fast path (simhash.simd: auto = AVX-512 where the
+ * CPU has it, AVX2, SSE2, portable).
  */
 #include "fingerprint.h"
 
@@ -62,10 +63,11 @@
 
 /*
  * On x86-64 the ASCII fast path classifies 16 bytes at a time with SSE2,
- * which is part of the x86-64 baseline (no -march flag is needed), or 32
- * at a time with AVX2 when the CPU has it (a function compiled for AVX2
- * alone, chosen at run time).  Elsewhere it runs the byte-at-a-time loop,
- * which gives the same tokens.
+ * which is part of the x86-64 baseline (no -march flag is needed), 32 at a
+ * time with AVX2, or 64 with AVX-512 (with its own token and hashing
+ * steps), each variant compiled with a target attribute and chosen at run
+ * time when the CPU has the instructions.  Elsewhere it runs the
+ * byte-at-a-time loop, which gives the same tokens.
  */
 #if defined(__SSE2__)
 #define USE_SSE2_SEGMENTER
