@@ -21,10 +21,15 @@
 
 #include "utils/memutils.h"
 
-/* Adds the byte lanes into the 64-bit counters and clears them. */
+/*
+ * Adds the byte lanes into the 64-bit counters and clears them (nothing to
+ * do when nothing was added since the last flush: the lanes are zero).
+ */
 void
 LaneCounterFlush(LaneCounter *counter)
 {
+	if (counter->pending == 0)
+		return;
 	for (int k = 0; k < 8; k++)
 	{
 		uint64		lane = counter->lanes[k];

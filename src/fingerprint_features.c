@@ -47,10 +47,15 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-/* Adds the 16-bit lanes into the 64-bit counters and clears them. */
+/*
+ * Adds the 16-bit lanes into the 64-bit counters and clears them (nothing
+ * to do when no weight was added since the last flush: the lanes are zero).
+ */
 void
 WideLaneCounterFlush(WideLaneCounter *c)
 {
+	if (c->pending == 0)
+		return;
 	for (int j = 0; j < 8; j++)
 	{
 		uint16		v[8];
