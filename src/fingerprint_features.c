@@ -238,19 +238,16 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
 	fx->counting = introspect ||
 		(opts->weighting != WEIGHTING_TF && opts->weighting != WEIGHTING_RUNS);
 	fx->runs = opts->weighting == WEIGHTING_RUNS;
-	if (fx->runs)
+	fx->fastruns = fx->runs && !fx->counting &&
+		opts->kind != FEATURES_CHARS && opts->n == 1;
+	/* palloc0: every counter starts at zero; buffers only where used */
+	if (fx->runs && !fx->fastruns)
 	{
 		fx->pendingcap = 64;
 		fx->pending = palloc(sizeof(uint64) * fx->pendingcap);
 		fx->pendingtext = palloc(sizeof(char *) * fx->pendingcap);
 		fx->pendinglen = palloc(sizeof(int) * fx->pendingcap);
 	}
-	LaneCounterInit(&fx->tf.lanes);
-	LaneCounterInit(&fx->capped);
-	memset(&fx->weighted, 0, sizeof(WideLaneCounter));
-	fx->fastruns = fx->runs && !fx->counting &&
-		opts->kind != FEATURES_CHARS && opts->n == 1;
-	memset(&fx->rc, 0, sizeof(RunCounter));
 	if (fx->counting)
 		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
 	else if (fx->fastruns)
@@ -258,9 +255,12 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
 	else
 		CapTableInit(&fx->tf.cap, textbytes);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
+	{
+		/* shingles: the ring of tokens and the shingle being assembled */
 		for (int i = 0; i < opts->n; i++)
 			initStringInfo(&fx->ring[i]);
-	initStringInfo(&fx->buf);
+		initStringInfo(&fx->buf);
+	}
 	return fx;
 }
 
