@@ -555,13 +555,13 @@ BatchToken(TokenBatch *b, char *lower, int32 start, int32 end, bool longrun,
 
 /*
  * The tests that let a word of the fast path's bitmaps (64 bytes at base)
- * take its tokens without a per-token branch (TokensOfWordAvx512): none of its tokens holds a long run and all are
- * kept.  A token is kept if it holds a keep bit; adding the keep bits to w
- * carries into the bit after the token's end, so the 65-bit sum has that
- * bit set for every kept token.  Also sets *firsts to the starts of the
- * tokens that end in this word and *open if the last one goes on into the
- * next word.  (Any token that began in an earlier word has been taken out
- * of ends already.)
+ * take its tokens without a per-token branch (TokensOfWordAvx512): none of
+ * its tokens holds a long run and all are kept.  A token is kept if it holds
+ * a keep bit; adding the keep bits to w carries into the bit after the
+ * token's end, so the 65-bit sum has that bit set for every kept
+ * token.  Also sets *firsts to the starts of the tokens that end in this
+ * word and *open if the last one goes on into the next word.  (Any token
+ * that began in an earlier word has been taken out of ends already.)
  */
 static pg_attribute_always_inline bool
 WordTokensSimple(uint64 w, uint64 starts, uint64 ends, uint64 kw, uint64 r4,
@@ -669,10 +669,10 @@ HashTokens(const char *lower, TokenBatch *b)
 #define AVX512_TARGET __attribute__((target("avx2,bmi,bmi2,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512vbmi2")))
 
 /*
- * HashTokens with AVX-512, eight tokens at a time.  Each lane reads the 8 bytes at the
- * token's start and the 8 bytes that end at its end (lower must have 8
- * readable bytes before and after the span: LOWER_PAD), from which it
- * computes both XXH3's hash of 1-3 bytes and that of 4-8 bytes and keeps
+ * HashTokens with AVX-512, eight tokens at a time.  Each lane reads the 8
+ * bytes at the token's start and the 8 bytes that end at its end (lower
+ * must have 8 readable bytes before and after the span: LOWER_PAD), from
+ * which it computes both XXH3's hash of 1-3 bytes and that of 4-8 bytes and keeps
  * the one for its length; longer tokens (about 1 in 9 words) are hashed
  * one by one.  The same values as XXH3_64bits: the formulas are those of
  * XXH3_len_1to3_64b (combined bytes, XXH64's avalanche) and

@@ -8,8 +8,9 @@
  * DECODE_WINDOW_BYTES: when it is full, the new bytes are emitted and the
  * last DECODE_HISTORY_BYTES are moved to its front, so every reference the
  * format allows (offsets up to 4095 for pglz, 65535 for LZ4) still lands
- * inside it.  (A value smaller than the window never fills it.)  Offsets are checked against the bytes produced so far, and
- * every length against rawsize, before anything is copied.
+ * inside it.  (A value smaller than the window never fills it.)  Offsets are
+ * checked against the bytes produced so far, and every length against
+ * rawsize, before anything is copied.
  *
  * pglz (format as described at the top of PostgreSQL's pg_lzcompress.c): a
  * control byte announces 8 items, low bit first; a 0 bit is one literal
