@@ -495,19 +495,6 @@ enum
 };
 
 /*
- * XXH3_64bits(p, len), with the branch it takes for words of up to 16
- * bytes inlined: XXH3_64bits hashes those with XXH3_len_0to16_64b, the
- * default secret and seed 0, exactly as here.
- */
-static pg_attribute_always_inline uint64
-HashWord(const char *p, int32 len)
-{
-	if (likely(len <= 16))
-		return XXH3_len_0to16_64b((const xxh_u8 *) p, (size_t) len, XXH3_kSecret, 0);
-	return XXH3_64bits(p, len);
-}
-
-/*
  * The kept tokens of TOKEN_BATCH_WORDS words of the fast path's bitmaps
  * (64 bytes each), in text order: at most one per two bytes, so at most
  * TOKEN_BATCH.  off and len locate each in the lower-cased span; newrun
@@ -554,57 +541,7 @@ BatchToken(TokenBatch *b, char *lower, int32 start, int32 end, bool longrun,
 }
 
 /*
- * The tests that let a word of the fast path's bitmaps (64 bytes at base)
- * take its tokens without a per-token branch (TokensOfWordAvx512): none of
- * its tokens holds a long run and all are kept.  A token is kept if it holds
- * a keep bit; adding the keep bits to w carries into the bit after the
- * token's end, so the 65-bit sum has that bit set for every kept
- * token.  Also sets *firsts to the starts of the tokens that end in this
- * word and *open if the last one goes on into the next word.  (Any token
- * that began in an earlier word has been taken out of ends already.)
- */
-static pg_attribute_always_inline bool
-WordTokensSimple(uint64 w, uint64 starts, uint64 ends, uint64 kw, uint64 r4,
-				 int32 base, uint64 *firsts, int32 *open)
-{
-	uint64		sum = w + (kw & w);
-	uint64		above = (sum >> 1) | ((uint64) (sum < w) << 63);	/* bits 1..64 */
-
-	if ((r4 & w) != 0 || (above & ends) != ends)
-		return false;
-	*firsts = starts;
-	if (__builtin_popcountll(starts) > __builtin_popcountll(ends))
-	{
-		/* the last token goes on in the next word */
-		int			last = 63 - __builtin_clzll(starts);
-
-		*firsts ^= UINT64CONST(1) << last;
-		*open = base + last;
-	}
-	return true;
-}
-
-/*
- * The start bits (of firsts) of the tokens that follow a run break: those
- * with a break bit in the gap before them, found by adding the gap's break
- * bits to ~w (the carry lands on the token's first bit); the first token
- * also if newrun (a break before this word).
- */
-static pg_attribute_always_inline uint64
-BrokenStarts(uint64 w, uint64 gapbrk, uint64 firsts, bool newrun)
-{
-	return ((~w + gapbrk) & firsts) | (newrun ? firsts & -firsts : 0);
-}
-
-/* Whether a break bit lies after the last token ending in this word. */
-static pg_attribute_always_inline bool
-BreakAfterLast(uint64 gapbrk, uint64 ends)
-{
-	return (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
-}
-
-/*
- * Sets hash[i] = HashWord(lower + off[i], len[i]) for each token of b.
+ * Sets hash[i] = XXH3_64bits(lower + off[i], len[i]) for each token of b.
  * XXH3 takes a different branch for lengths 1-3, 4-8, 9-16 and more; word
  * lengths in text vary at random between them, so the tokens are sorted
  * into those classes first and each class hashed in a loop of its own
@@ -975,6 +912,56 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 #define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
 #define RUN_ADD(run, hash) RUN_ADD_256(run, hash)
 #include "fingerprint_classify.h"
+
+/*
+ * The tests that let a word of the fast path's bitmaps (64 bytes at base)
+ * take its tokens without a per-token branch (TokensOfWordAvx512): none of
+ * its tokens holds a long run and all are kept.  A token is kept if it holds
+ * a keep bit; adding the keep bits to w carries into the bit after the
+ * token's end, so the 65-bit sum has that bit set for every kept
+ * token.  Also sets *firsts to the starts of the tokens that end in this
+ * word and *open if the last one goes on into the next word.  (Any token
+ * that began in an earlier word has been taken out of ends already.)
+ */
+static pg_attribute_always_inline bool
+WordTokensSimple(uint64 w, uint64 starts, uint64 ends, uint64 kw, uint64 r4,
+				 int32 base, uint64 *firsts, int32 *open)
+{
+	uint64		sum = w + (kw & w);
+	uint64		above = (sum >> 1) | ((uint64) (sum < w) << 63);	/* bits 1..64 */
+
+	if ((r4 & w) != 0 || (above & ends) != ends)
+		return false;
+	*firsts = starts;
+	if (__builtin_popcountll(starts) > __builtin_popcountll(ends))
+	{
+		/* the last token goes on in the next word */
+		int			last = 63 - __builtin_clzll(starts);
+
+		*firsts ^= UINT64CONST(1) << last;
+		*open = base + last;
+	}
+	return true;
+}
+
+/*
+ * The start bits (of firsts) of the tokens that follow a run break: those
+ * with a break bit in the gap before them, found by adding the gap's break
+ * bits to ~w (the carry lands on the token's first bit); the first token
+ * also if newrun (a break before this word).
+ */
+static pg_attribute_always_inline uint64
+BrokenStarts(uint64 w, uint64 gapbrk, uint64 firsts, bool newrun)
+{
+	return ((~w + gapbrk) & firsts) | (newrun ? firsts & -firsts : 0);
+}
+
+/* Whether a break bit lies after the last token ending in this word. */
+static pg_attribute_always_inline bool
+BreakAfterLast(uint64 gapbrk, uint64 ends)
+{
+	return (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
+}
 
 /*
  * WORD_TOKENS of the AVX-512 token loop: when WordTokensSimple allows,
