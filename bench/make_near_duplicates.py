@@ -87,6 +87,27 @@ def paragraphs_of(path):
     return p.out
 
 
+def handbook_pages(sub, page_bytes=8192, total_bytes=0):
+    """Consecutive paragraphs of the handbook in language sub ('en-US',
+    'zh-CN') grouped into pages of at least page_bytes of UTF-8, each a list
+    of paragraphs; with total_bytes, the paragraphs repeat until the pages
+    hold that many bytes in all (the last partial page is dropped)."""
+    d = os.path.join(HANDBOOK, sub)
+    paras = [p for f in sorted(os.listdir(d)) if f.endswith('.html')
+             for p in paragraphs_of(os.path.join(d, f))]
+    cur, size_, total = [], 0, 0
+    while paras:
+        for p in paras:
+            cur.append(p)
+            size_ += len(p.encode())
+            if size_ >= page_bytes:
+                yield cur
+                total += size_
+                cur, size_ = [], 0
+        if total >= total_bytes:
+            return
+
+
 def size(text, lang):
     return len(text.split()) if lang == 'en' else len(re.findall(r'[\u4e00-\u9fff]', text))
 

@@ -28,18 +28,9 @@ sys.path.insert(0, os.path.join(os.environ['REPO_ROOT'], 'bench'))
 import make_near_duplicates as m
 out = open(sys.argv[1], 'w', encoding='utf-8')
 for lang, sub in (('en', 'en-US'), ('zh', 'zh-CN')):
-    d = os.path.join(m.HANDBOOK, sub)
-    paras = [p for f in sorted(os.listdir(d)) if f.endswith('.html')
-             for p in m.paragraphs_of(os.path.join(d, f))]
-    docs, cur, total = [], [], 0
-    while total < 40 * 1024 * 1024:
-        for p in paras:
-            cur.append(p.replace('\\', '\\\\'))
-            if sum(len(x.encode()) for x in cur) >= 8192:
-                doc = '\\n'.join(cur).replace('\t', ' ')
-                out.write('%s\t%s\n' % (lang, doc))
-                total += len(doc.encode())
-                cur = []
+    for page in m.handbook_pages(sub, 8192, 40 * 1024 * 1024):
+        doc = '\\n'.join(p.replace('\\', '\\\\') for p in page).replace('\t', ' ')
+        out.write('%s\t%s\n' % (lang, doc))
 PY
 chown "$RUN_USER" "$WORK/speed.tsv"
 

@@ -37,16 +37,9 @@ def esc(s):
     return s.replace('\\', '\\\\').replace('\t', ' ').replace('\n', '\\n').replace('\r', '\\r')
 n = 0
 for lang, sub in (('en', 'en-US'), ('zh', 'zh-CN')):
-    d = os.path.join(m.HANDBOOK, sub)
-    paras = [p for f in sorted(os.listdir(d)) if f.endswith('.html')
-             for p in m.paragraphs_of(os.path.join(d, f))]
-    cur = []
-    for p in paras:
-        cur.append(p)
-        if sum(len(x.encode()) for x in cur) >= 8192:
-            n += 1
-            out.write('%d\t%s\t%s\n' % (n, lang, esc('\n'.join(cur))))
-            cur = []
+    for page in m.handbook_pages(sub, 8192):
+        n += 1
+        out.write('%d\t%s\t%s\n' % (n, lang, esc('\n'.join(page))))
 # Random strings: ASCII that exercises the word rules, with non-ASCII mixed
 # in (letters, marks, curly quotes, dashes, CJK, Thai, Tai Tham, emoji, ZWJ,
 # compatibility characters).
