@@ -8,38 +8,17 @@ EXTENSION   = simhash
 EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
 
 MODULE_big  = simhash
+# One folder per layer (src/README.md): the types, fingerprinting, the index
+# access method, planner support; simhash.c holds the module-level items.
 OBJS        = src/simhash.o \
-              src/type.o \
-              src/compare.o \
-              src/distance.o \
-              src/ball.o \
-              src/planner.o \
-              src/fingerprint.o \
-              src/fingerprint_accum.o \
-              src/fingerprint_features.o \
-              src/fingerprint_options.o \
-              src/fingerprint_text.o \
-              src/fingerprint_stream.o \
-              src/toast_decode.o \
-              src/index/handler.o \
-              src/index/page.o \
-              src/index/build.o \
-              src/index/insert.o \
-              src/index/pending.o \
-              src/index/scan.o \
-              src/index/vacuum.o \
-              src/index/cost.o \
-              src/index/validate.o \
-              src/index/verify.o
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/type/*.c))) \
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/fingerprint/*.c))) \
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/index/*.c))) \
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/planner/*.c)))
 
-# The install script is assembled from one file per concern, in this order.
-SQL_PARTS   = src/sql/type.sql \
-              src/sql/compare.sql \
-              src/sql/distance.sql \
-              src/sql/ball.sql \
-              src/sql/planner.sql \
-              src/sql/fingerprint.sql \
-              src/sql/index.sql
+# The install script is assembled from src/install/*.sql in the order of
+# their numbers.
+SQL_PARTS   = $(sort $(wildcard $(srcdir)/src/install/*.sql))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
@@ -67,12 +46,12 @@ PGXS       := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control Makefile
-	( echo "-- simhash $(EXTVERSION): generated from src/sql/*.sql by make; edit those files."; \
+	( echo "-- simhash $(EXTVERSION): generated from src/install/*.sql by make; edit those files."; \
 	  printf '%s\n' '\echo Use "CREATE EXTENSION simhash" to load this file. \quit'; \
 	  for f in $(SQL_PARTS); do echo; echo "-- ---- $$f"; cat $$f; done ) > $@
 
-src/*.o: src/*.h
-src/index/*.o: src/*.h src/index/*.h
+# Every object depends on every header: simple, and a rebuild takes seconds.
+$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/*/*.h)
 
 # The parts of installcheck, each on its own (scripts/test.sh runs them).
 .PHONY: installcheck-regress installcheck-isolation installcheck-tap print-test-count

@@ -2,7 +2,7 @@
 -- into the radius clause "fp <@ simhash_ball(q, k)" that a simhash index
 -- answers (or, between two columns, into hamming_within(fp, q, k), which
 -- becomes that clause for whichever side is indexed), and fp <-> q into
--- fp <-># q so that ORDER BY fp <-> q can use the index (src/planner.c).
+-- fp <-># q so that ORDER BY fp <-> q can use the index (src/planner/support.c).
 -- Every form is shown with EXPLAIN and checked against the truth computed
 -- without the extension's operators: bit_count(fp::bit(64) # q::bit(64)).
 

@@ -3,12 +3,14 @@
  *	  Module-level items of the simhash extension: the module magic, the
  *	  library's _PG_init, and the version reporting function.
  */
-#include "simhash.h"
+#include "type/simhash.h"
 
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
-#include "index/shindex.h"
+#include "fingerprint/fingerprint.h"
+#include "index/index.h"
+#include "planner/planner.h"
 
 PG_MODULE_MAGIC;
 

@@ -1,5 +1,5 @@
 /*
- * build.c
+ * index/build.c
  *	  Bulk build of a simhash index, and the init fork of unlogged indexes.
  *
  * The build collects (fingerprint, TID) pairs from the table in memory, up
@@ -10,7 +10,7 @@
  * counting sort, and writes every page once, in block order.  Rows beyond
  * maintenance_work_mem are inserted one by one after the bulk load.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "access/tableam.h"
 #include "access/xloginsert.h"

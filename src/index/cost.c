@@ -1,5 +1,5 @@
 /*
- * cost.c
+ * index/cost.c
  *	  Planner support for simhash indexes: the cost estimate, and the
  *	  selectivity estimator of the radius operator <@.
  *
@@ -23,7 +23,7 @@
  * When the ball is not a constant (a parameter), we assume radius 3, the
  * near-duplicate threshold of Manku et al. and the common case.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include <math.h>
 
@@ -38,7 +38,7 @@
 #include "utils/selfuncs.h"
 #include "utils/spccache.h"
 
-#include "ball.h"
+#include "type/simhash.h"
 
 #define SH_ASSUMED_RADIUS 3
 

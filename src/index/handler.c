@@ -1,12 +1,12 @@
 /*
- * handler.c
+ * index/handler.c
  *	  The simhash index access method's handler and its reloptions.
  *
  * The handler tells the core what the access method can do; each callback
  * lives in the file of its phase (build.c, insert.c, scan.c, vacuum.c,
  * cost.c, validate.c).
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "access/reloptions.h"
 #include "commands/progress.h"

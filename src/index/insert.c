@@ -1,9 +1,9 @@
 /*
- * insert.c
+ * index/insert.c
  *	  Inserting into a simhash index: one entry per block table, bucket
  *	  splits, and overflow chains.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "miscadmin.h"
 #include "utils/memutils.h"

@@ -1,9 +1,9 @@
 /*
- * page.c
+ * index/page.c
  *	  Page-level helpers of the simhash index: the metapage and layout cache,
  *	  page initialisation and checks, allocation, and bucket lookup.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "storage/lmgr.h"
 #include "utils/memutils.h"

@@ -1,5 +1,5 @@
 /*
- * pending.c
+ * index/pending.c
  *	  Batching a transaction's inserts into a simhash index.
  *
  * Every registered page costs generic WAL a copy and a byte-by-byte
@@ -41,7 +41,7 @@
  *    that is set once the record holding it is written, so writing again
  *    resumes without duplicates.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "access/parallel.h"
 #include "access/relation.h"

@@ -1,5 +1,5 @@
 /*
- * scan.c
+ * index/scan.c
  *	  Searching a simhash index: radius search by multi-index hashing,
  *	  k-nearest-neighbour search by growing the radius, amgettuple and
  *	  amgetbitmap.
@@ -35,7 +35,7 @@
  * the scan, so xs_recheck = false is safe; under any other snapshot the
  * executor is told to recheck the operator on the heap tuple.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "access/relscan.h"
 #include "lib/qunique.h"
@@ -46,7 +46,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "ball.h"
+#include "type/simhash.h"
 
 /* Rows a random query expects within the first k-NN step's radius. */
 #define SH_FIRST_STEP_ROWS	30.0

@@ -1,5 +1,5 @@
 /*
- * shindex.h
+ * index/shindex.h
  *	  The "simhash" index access method: exact Hamming-distance search with
  *	  pigeonhole block tables (Manku et al. 2007; Norouzi et al. 2014).
  *
@@ -57,7 +57,8 @@
 #include "storage/bufmgr.h"
 #include "utils/relcache.h"
 
-#include "simhash.h"
+#include "type/simhash.h"
+#include "index/index.h"
 
 #define SH_MAGIC			0x53484958	/* "SHIX" */
 #define SH_VERSION			1
@@ -202,7 +203,7 @@ ShChunkEnd(const ShLayout *layout, int t, int c)
 }
 
 /* handler.c */
-extern void SimhashIndexInit(void);
+/* SimhashIndexInit: see index.h */
 extern void ShLayoutFromOptions(ShLayout *layout, int blocks, int fillfactor);
 extern bytea *shoptions(Datum reloptions, bool validate);
 

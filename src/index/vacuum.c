@@ -1,5 +1,5 @@
 /*
- * vacuum.c
+ * index/vacuum.c
  *	  VACUUM for simhash indexes: removing dead entries and counting.
  *
  * Bulk delete reads every page in block order and removes, page by page
@@ -9,7 +9,7 @@
  * the loop re-reads the number of blocks when it reaches the end, so such
  * pages are visited too.  Pages are never freed.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "commands/vacuum.h"
 #include "miscadmin.h"

@@ -1,10 +1,10 @@
 /*
- * validate.c
+ * index/validate.c
  *	  amvalidate for simhash indexes: checks that an operator class has
  *	  exactly the operators the access method understands, with the right
  *	  signatures and purposes, and no support functions.
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "access/amvalidate.h"
 #include "access/htup_details.h"

@@ -1,5 +1,5 @@
 /*
- * verify.c
+ * index/verify.c
  *	  simhash_index_check(regclass): verifies the structure of a simhash
  *	  index, in the spirit of amcheck, and raises ERRCODE_INDEX_CORRUPTED
  *	  naming the index at the first problem.
@@ -19,7 +19,7 @@
  * change pages while we read, so the check is exact only while the
  * primary is idle (as in the tests, after waiting for catch-up).
  */
-#include "shindex.h"
+#include "index/shindex.h"
 
 #include "access/relation.h"
 #include "access/table.h"

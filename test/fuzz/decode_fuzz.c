@@ -1,6 +1,6 @@
 /*
  * decode_fuzz.c
- *	  Compares the streaming decoders of src/toast_decode.c with
+ *	  Compares the streaming decoders of src/fingerprint/toast_decode.c with
  *	  PostgreSQL's pglz_decompress and liblz4's LZ4_decompress_safe (the
  *	  functions TOAST uses) on random inputs: valid compressed data of many
  *	  shapes, fed in random-sized pieces, and the same data damaged (bytes
@@ -22,7 +22,7 @@
 #include <dlfcn.h>
 
 #include "common/pg_lzcompress.h"
-#include "toast_decode.h"
+#include "fingerprint/toast_decode.h"
 
 static int	(*lz4_compress) (const char *src, char *dst, int srcSize, int dstCapacity);
 static int	(*lz4_decompress) (const char *src, char *dst, int srcSize, int dstCapacity);

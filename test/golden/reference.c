@@ -12,7 +12,7 @@
  * W the document's total weight, for the first 65,536 distinct features by
  * first occurrence), and sums +weight / -weight bit by bit (no byte lanes).
  * What it shares with the extension is only the specification (see
- * src/fingerprint_text.c and src/fingerprint_features.c) and the two
+ * src/fingerprint/tokenizer.c and src/fingerprint/features.c) and the two
  * libraries: ICU and xxHash.
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,

@@ -1,4 +1,4 @@
-# The stream decoders of compressed TOAST data (src/toast_decode.c) against
+# The stream decoders of compressed TOAST data (src/fingerprint/toast_decode.c) against
 # PostgreSQL's own decompression:
 #  - test/fuzz/decode_fuzz.c compares them with pglz_decompress (from
 #    libpgcommon) and liblz4's LZ4_decompress_safe on random data of many
@@ -37,7 +37,7 @@ SKIP:
 	my ($stdout, $stderr);
 	my $built = IPC::Run::run(
 		[ $cc, '-O2', '-Isrc', "-I$includedir", 'test/fuzz/decode_fuzz.c',
-		  'src/toast_decode.c', '-o', $bin, "$common_dir/libpgcommon.a",
+		  'src/fingerprint/toast_decode.c', '-o', $bin, "$common_dir/libpgcommon.a",
 		  "$common_dir/libpgport.a", '-ldl' ],
 		'>', \$stdout, '2>', \$stderr);
 	ok($built, 'the fuzz program builds') or diag($stderr);

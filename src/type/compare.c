@@ -1,11 +1,11 @@
 /*
- * compare.c
+ * type/compare.c
  *	  Comparison, btree and hash support for the simhash type.
  *
  * Fingerprints order as unsigned 64-bit integers, so that the order agrees
  * with the hexadecimal text form.
  */
-#include "simhash.h"
+#include "type/simhash.h"
 
 #include "common/hashfn.h"
 #include "utils/sortsupport.h"

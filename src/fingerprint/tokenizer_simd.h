@@ -1,7 +1,7 @@
 /*
- * fingerprint_classify.h
+ * fingerprint/tokenizer_simd.h
  *	  The SIMD ASCII fast path (classification pass and token loop), written
- *	  once.  fingerprint_text.c includes this file for SSE2 (16 bytes, part
+ *	  once.  tokenizer.c includes this file for SSE2 (16 bytes, part
  *	  of the x86-64 baseline), for AVX2 (32 bytes) and for AVX-512 (whose
  *	  classification and per-word token step are written apart), the last
  *	  two compiled with target attributes and chosen at run time when the

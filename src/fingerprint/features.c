@@ -1,5 +1,5 @@
 /*
- * fingerprint_features.c
+ * fingerprint/features.c
  *	  From kept tokens to weighted feature hashes: words, word shingles and
  *	  character n-grams.
  *
@@ -23,7 +23,7 @@
  * the run of text its token belongs to, at most SIMHASH_RUN_CAP words; a run
  * ends at a line break, a sentence terminator, a symbol such as | or ·, or
  * any other character that does not continue a sentence (see RunBreak in
- * fingerprint_text.c).  Prose sits in long runs; navigation, meta lines
+ * tokenizer.c).  Prose sits in long runs; navigation, meta lines
  * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
  * short ones, so a page's template weighs less than its body: the benchmark
  * (README) measured the gain on mirrored pages.  tf counts every occurrence
@@ -34,11 +34,11 @@
  * distinct feature once, which needs a table of all the distinct features.
  *
  * Then every weighting caps each distinct feature's total weight at a share
- * of the document's total (see CapTable in fingerprint.h): a word such as
+ * of the document's total (see CapTable in weights.h): a word such as
  * "the" or "的" weighs 6 to 8 % of a typical page, and that same lean on
  * every page brings unrelated pages of one template within a few bits.
  */
-#include "fingerprint.h"
+#include "fingerprint/features.h"
 
 #include <math.h>
 
@@ -536,7 +536,7 @@ FeatureExtractorTfCounter(FeatureExtractor *fx)
 
 /*
  * Sets the weight of each of the n distinct features in stats: its weight
- * under the weighting, capped (see CapTable in fingerprint.h).  The cap
+ * under the weighting, capped (see CapTable in weights.h).  The cap
  * applies to the first SIMHASH_CAP_FEATURES features in order of first
  * occurrence only, so stats is sorted that way when it has more.  The
  * total of weighting log is summed in hash order, like the fingerprint.

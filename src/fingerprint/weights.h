@@ -1,132 +1,19 @@
 /*
- * fingerprint.h
- *	  Internal interfaces of simhash(text) and the bring-your-own-features
- *	  functions: options, the feature extractor, the bit accumulators, and
- *	  ICU text segmentation.
- *
- * The pipeline of simhash(text), algorithm version 3:
- *
- *	  text --(fingerprint_text.c: chunking at safe word boundaries, ICU
- *	  NFKC_Casefold + UAX #29 word segmentation, or an equivalent ASCII fast
- *	  path)--> kept tokens --(fingerprint_features.c: words, word shingles or
- *	  character n-grams; XXH3-64 of the UTF-8 bytes)--> feature hashes
- *	  --(fingerprint_accum.c: byte-lane counters or weighted sums, each
- *	  feature's total weight capped relative to the document's)--> 64 bits.
+ * fingerprint/weights.h
+ *	  Weighting: each feature's weight (runs, tf) and the weight cap, feeding the lanes.
  */
-#ifndef SIMHASH_FINGERPRINT_H
-#define SIMHASH_FINGERPRINT_H
+#ifndef SIMHASH_FP_WEIGHTS_H
+#define SIMHASH_FP_WEIGHTS_H
 
-#include "simhash.h"
+#include "fingerprint/options.h"
+#include "fingerprint/lanes.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 /*
- * The algorithm version.  Any change to the fingerprint of any input (other
- * than by an ICU upgrade, which simhash_algorithm_version() reports
- * separately) must bump it and the golden vectors together.
- */
-#define SIMHASH_ALGORITHM_VERSION 3
-
-/* Largest n accepted for shingles and character n-grams. */
-#define SIMHASH_MAX_N 16
-
-typedef enum FeatureKind
-{
-	FEATURES_WORDS,				/* words; n > 1 gives n-word shingles */
-	FEATURES_SHINGLES,			/* same as words, but n defaults to 2 */
-	FEATURES_CHARS				/* character n-grams */
-} FeatureKind;
-
-typedef enum Weighting
-{
-	WEIGHTING_TF,				/* every occurrence counts 1 */
-	WEIGHTING_BINARY,			/* every distinct feature counts 1 */
-	WEIGHTING_LOG,				/* 1 + ln(occurrences) per distinct feature */
-	WEIGHTING_RUNS				/* every occurrence counts the length of its
-								 * run of text, at most SIMHASH_RUN_CAP */
-} Weighting;
-
-/* Longest run of words that weighs more (weighting 'runs'). */
-#define SIMHASH_RUN_CAP 64
-
-typedef struct FingerprintOptions
-{
-	FeatureKind kind;
-	int			n;
-	Weighting	weighting;
-	bool		numbers;		/* keep tokens made of digits only? */
-} FingerprintOptions;
-
-/* fingerprint_options.c */
-extern void FingerprintOptionsDefault(FingerprintOptions *opts);
-extern void FingerprintOptionsParse(FingerprintOptions *opts, text *kind,
-									int32 n, text *weighting, bool numbers);
-extern const char *FeatureKindName(FeatureKind kind);
-extern const char *WeightingName(Weighting weighting);
-
-/*
- * Byte-lane counter of unit-weight features (fingerprint_accum.c).  Each
- * 64-bit feature hash is spread over 64 byte lanes held in 8 words: lane
- * word k, byte b counts bit 8*b + k.  A byte overflows after 255 additions,
- * so the lanes are flushed into 64-bit counters every 255 features.
- */
-typedef struct LaneCounter
-{
-	uint64		lanes[8];
-	int			pending;		/* features added since the last flush */
-	int64		total;			/* features added in all */
-	int64		ones[SIMHASH_BITS];	/* flushed count of 1 bits per position */
-} LaneCounter;
-
-extern void LaneCounterFlush(LaneCounter *counter);
-extern bool LaneCounterResult(LaneCounter *counter, uint64 *result);
-
-static inline void
-LaneCounterInit(LaneCounter *counter)
-{
-	memset(counter, 0, sizeof(LaneCounter));
-}
-
-static inline void
-LaneCounterAdd(LaneCounter *counter, uint64 hash)
-{
-	const uint64 spread = UINT64CONST(0x0101010101010101);
-
-	counter->lanes[0] += hash & spread;
-	counter->lanes[1] += (hash >> 1) & spread;
-	counter->lanes[2] += (hash >> 2) & spread;
-	counter->lanes[3] += (hash >> 3) & spread;
-	counter->lanes[4] += (hash >> 4) & spread;
-	counter->lanes[5] += (hash >> 5) & spread;
-	counter->lanes[6] += (hash >> 6) & spread;
-	counter->lanes[7] += (hash >> 7) & spread;
-	if (++counter->pending == 255)
-		LaneCounterFlush(counter);
-}
-
-/* Adds a feature of integer weight w >= 1 (w times, in one go). */
-static inline void
-LaneCounterAddWeighted(LaneCounter *counter, uint64 hash, int64 w)
-{
-	const uint64 spread = UINT64CONST(0x0101010101010101);
-
-	while (w > 0)
-	{
-		uint64		step = Min(w, 255);
-
-		if (counter->pending + step > 255)
-			LaneCounterFlush(counter);
-		for (int k = 0; k < 8; k++)
-			counter->lanes[k] += ((hash >> k) & spread) * step;
-		counter->pending += step;
-		w -= step;
-	}
-}
-
-/*
- * The weight cap of algorithm version 3 (fingerprint_accum.c): a distinct
+ * The weight cap of algorithm version 3 (lanes.c): a distinct
  * feature (by its 64-bit hash) whose total weight in a document exceeds
  *		cap = max(ceil(9 * W / 200), M)
  * weighs cap instead, where W is the sum of the weights of all the
@@ -285,22 +172,6 @@ TfCounterAdd(TfCounter *tf, uint64 hash)
 }
 
 /*
- * Counter of features with small integer weights (weighting runs: 1 to
- * SIMHASH_RUN_CAP): 64 lanes of 16 bits, flushed into 64-bit counters every
- * 65535 units of weight.  Lane word j, slot s counts bit 8 * s + j (the
- * layout of LaneCounter's byte lanes, widened).
- */
-typedef struct WideLaneCounter
-{
-	uint16		lanes[8][8];	/* not __m128i: palloc aligns to 8 bytes only */
-	int64		pending;		/* weight added since the last flush */
-	int64		total;			/* weight added in all */
-	int64		ones[SIMHASH_BITS];	/* flushed weight of 1 bits per position */
-} WideLaneCounter;
-
-extern void WideLaneCounterFlush(WideLaneCounter *c);
-
-/*
  * Weighting runs for single words, counted without remembering the words
  * of the current run: while a run is shorter than SIMHASH_RUN_CAP, its
  * words go into byte lanes of their own (at most 63 additions, so no byte
@@ -379,77 +250,4 @@ RunCounterFinish(RunCounter *rc)
 	rc->runlen = 0;
 }
 
-/* A feature hash with a real-valued weight. */
-typedef struct HashWeight
-{
-	uint64		hash;
-	double		weight;
-} HashWeight;
-
-/*
- * Fingerprint of weighted features (fingerprint_accum.c).  The pairs are
- * sorted in place first, so the result does not depend on their order.
- * Returns false when no pair has a non-zero weight.
- */
-extern bool FingerprintWeightedPairs(HashWeight *pairs, int64 npairs,
-									 uint64 *result);
-extern void CheckFeatureWeight(double weight);
-extern int	CompareHashWeight(const void *a, const void *b);
-
-/* fingerprint_features.c */
-typedef struct FeatureExtractor FeatureExtractor;
-
-/* One distinct feature of a document, for weighting and introspection. */
-typedef struct FeatureStat
-{
-	uint64		hash;
-	int64		count;			/* occurrences */
-	int64		runweight;		/* sum of the run weights of the occurrences */
-	int64		first;			/* sequence number of the first occurrence */
-	double		weight;			/* its weight, capped (FeatureExtractorStats) */
-	char	   *text;			/* the feature (introspection only) */
-	int			textlen;
-} FeatureStat;
-
-extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
-												bool introspect, int64 textbytes);
-extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
-									 int len, bool gap, bool newrun);
-extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
-extern TfCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
-extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
-extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
-
-/* fingerprint_text.c */
-extern void SegmentDocument(const char *utf8, size_t len, bool numbers,
-							FeatureExtractor *fx);
-
-/*
- * The same for a document that arrives in pieces of UTF-8 cut anywhere:
- * the same tokens in the same order, from a window of at most about 128 kB
- * (expected: the document's length if known, else anything).
- */
-typedef struct SegmentStream SegmentStream;
-extern SegmentStream *SegmentStreamBegin(bool numbers, FeatureExtractor *fx,
-										 int64 expected);
-extern void SegmentStreamFeed(SegmentStream *ss, const char *utf8, size_t len);
-extern void SegmentStreamEnd(SegmentStream *ss);
-
-/* fingerprint_stream.c: the same for a text value stored out of line */
-extern void SegmentToastedDocument(struct varlena *attr, bool numbers,
-								   FeatureExtractor *fx);
-extern int	IcuMajorVersion(void);
-extern bool simhash_fast_path;
-
-/* simhash.simd: the code the ASCII fast path runs */
-typedef enum SimdLevel
-{
-	SIMD_OFF,					/* portable byte-at-a-time code */
-	SIMD_SSE2,					/* SSE2 on x86-64, else as off */
-	SIMD_AVX2,					/* AVX2 if the CPU has it, without AVX-512 */
-	SIMD_AUTO					/* the best the CPU has (AVX-512 hashing,
-								 * AVX2, SSE2) */
-} SimdLevel;
-extern int	simhash_simd;
-
-#endif							/* SIMHASH_FINGERPRINT_H */
+#endif							/* SIMHASH_FP_WEIGHTS_H */

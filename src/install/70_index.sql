@@ -14,7 +14,7 @@ CREATE OPERATOR CLASS simhash_hamming_ops
 	OPERATOR 2 = (simhash, simhash),
 	OPERATOR 3 <-># (simhash, simhash) FOR ORDER BY pg_catalog.integer_ops;
 -- Strategy 3 is <->#, the int4 twin of <->: the planner turns every fp <-> q
--- into it (src/planner.c), because an index cannot order by the domain
+-- into it (src/planner/support.c), because an index cannot order by the domain
 -- simhash_distance that <-> returns.
 
 -- Structure check, in the spirit of amcheck.  VOLATILE: it reads the

@@ -1,5 +1,5 @@
 /*
- * planner.c
+ * planner/support.c
  *	  Planner support: "fp <-> q <= k", written so, is answered from an index.
  *
  * PostgreSQL matches a clause to an index only when one operand of its top
@@ -51,7 +51,8 @@
  * The join estimator of <@ lives here too; its restriction estimator is the
  * index's (src/index/cost.c).
  */
-#include "simhash.h"
+#include "type/simhash.h"
+#include "planner/planner.h"
 
 #include <math.h>
 
@@ -69,7 +70,6 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
-#include "ball.h"
 
 /* Core int4 comparison operators without a symbolic name in pg_operator_d.h. */
 #define INT4_NE_OPERATOR	518

@@ -1,5 +1,5 @@
 /*
- * toast_decode.c
+ * fingerprint/toast_decode.c
  *	  Streaming decoders of pglz and of the LZ4 block format (see
  *	  toast_decode.h for the contract).
  *
@@ -28,7 +28,7 @@
  */
 #include "c.h"
 
-#include "toast_decode.h"
+#include "fingerprint/toast_decode.h"
 
 /* Where decoded bytes go: the window, and how far it is filled. */
 typedef struct OutWindow

@@ -1,5 +1,5 @@
 /*
- * type.c
+ * type/io.c
  *	  Text and binary I/O of the simhash type, and its casts to and from
  *	  bit(64).  (Casts to and from bigint need no code: the representations
  *	  are identical, so they are declared WITHOUT FUNCTION.)
@@ -9,7 +9,7 @@
  *	  - 64 binary digits, optionally prefixed by 0b or 0B.
  * Output is always 16 lowercase hexadecimal digits.
  */
-#include "simhash.h"
+#include "type/simhash.h"
 
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"

@@ -1,12 +1,12 @@
 /*
- * fingerprint_options.c
+ * fingerprint/options.c
  *	  The options of simhash(text, features, n, weighting, numbers): parsing,
  *	  validation and the default.
  *
  * The default was chosen by the labelled near-duplicate benchmark
  * (scripts/bench-fingerprint.sh; README, "Choosing the default").
  */
-#include "fingerprint.h"
+#include "fingerprint/options.h"
 
 #include "utils/builtins.h"
 

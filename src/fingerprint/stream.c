@@ -1,5 +1,5 @@
 /*
- * fingerprint_stream.c
+ * fingerprint/stream.c
  *	  Feeds a document stored out of line (external TOAST) to the segmenter
  *	  piece by piece, so that fingerprinting it takes bounded memory whatever
  *	  its size (up to the 1 GB limit of text).
@@ -26,8 +26,8 @@
  * its own size: large ones that come and go cost page faults); index scan memory is released
  * after each slice.  Interrupts are checked after each slice.
  */
-#include "fingerprint.h"
-#include "toast_decode.h"
+#include "fingerprint/tokenizer.h"
+#include "fingerprint/toast_decode.h"
 
 #include "access/detoast.h"
 #include "access/table.h"

@@ -1,5 +1,5 @@
 /*
- * fingerprint_accum.c
+ * fingerprint/lanes.c
  *	  Turning feature hashes into a fingerprint: byte-lane counters for unit
  *	  weights, sorted weighted sums for real-valued weights.
  *
@@ -9,13 +9,13 @@
  * has no fingerprint (the callers return NULL).
  *
  * simhash(text) caps each distinct feature's total weight relative to the
- * document's (see CapTable in fingerprint.h): the lanes count every
+ * document's (see CapTable in weights.h): the lanes count every
  * occurrence as it comes, the table keeps each feature's total, and at the
  * end the weight above the cap of the few features that exceed it is taken
  * out of the per-bit sums again.  Integer sums are exact, so this equals
  * summing the capped weights.
  */
-#include "fingerprint.h"
+#include "fingerprint/weights.h"
 
 #include <math.h>
 

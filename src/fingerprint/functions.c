@@ -1,12 +1,12 @@
 /*
- * fingerprint.c
+ * fingerprint/functions.c
  *	  SQL entry points of fingerprinting: simhash(text) with and without
  *	  options, simhash_features (introspection), fingerprints of features the
  *	  caller brings (text[], text[] with float8[] weights, bigint[] hashes,
  *	  the aggregate simhash_agg) and simhash_algorithm_version().
  *
- * Text handling is in fingerprint_text.c, features in fingerprint_features.c,
- * bit accumulation in fingerprint_accum.c, options in fingerprint_options.c.
+ * Text handling is in tokenizer.c, features in features.c,
+ * bit accumulation in lanes.c, options in options.c.
  *
  * Encodings: features are hashed as UTF-8 whatever the database encoding,
  * so fingerprints are the same in every database.  In a database that is
@@ -14,7 +14,8 @@
  * piece by piece for a value stored out of line); in SQL_ASCII bytes that
  * are not valid UTF-8 count as U+FFFD, a symbol.
  */
-#include "fingerprint.h"
+#include "fingerprint/fingerprint.h"
+#include "fingerprint/tokenizer.h"
 
 #include "access/detoast.h"
 #include "catalog/pg_type.h"
@@ -91,7 +92,7 @@ ToUtf8(const char *s, int len, int *outlen)
 /*
  * Feeds a document (a text datum, possibly toasted) to a new extractor and
  * returns the extractor.  A value stored out of line is read piece by piece
- * (fingerprint_stream.c), in bounded memory; any other is detoasted, which
+ * (stream.c), in bounded memory; any other is detoasted, which
  * for an inline value (compressed or not) or one already in memory costs
  * at most about 2 kB more or nothing.
  */

@@ -47,7 +47,7 @@ COMMENT ON FUNCTION simhash_ball_contains(simhash_ball, simhash) IS 'true when h
 -- Estimators of the radius operators.  Restriction: the binomial tail for
 -- random fingerprints, raised to what the column's statistics sample shows
 -- (src/index/cost.c).  Join: the binomial fraction of the radius
--- (src/planner.c).  They read nothing but the clause and the statistics;
+-- (src/planner/support.c).  They read nothing but the clause and the statistics;
 -- STABLE as core's estimators are.
 CREATE FUNCTION simhash_within_sel(internal, oid, internal, integer) RETURNS double precision
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;

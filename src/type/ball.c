@@ -1,5 +1,5 @@
 /*
- * ball.c
+ * type/ball.c
  *	  simhash_ball: a query "every fingerprint within radius r of center c".
  *
  * The radius travels in the operand, so "fp <@ simhash_ball(q, 3)" is an
@@ -11,12 +11,11 @@
  * Text form: 16 hex digits, a slash, the radius in decimal
  * ("0123456789abcdef/3"); the center accepts every simhash spelling.
  */
-#include "simhash.h"
+#include "type/simhash.h"
 
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 
-#include "ball.h"
 
 PG_FUNCTION_INFO_V1(simhash_ball_in);
 Datum

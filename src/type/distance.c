@@ -1,13 +1,13 @@
 /*
- * distance.c
+ * type/distance.c
  *	  Hamming distance and similarity between fingerprints, and comparisons
  *	  of distances.
  *
  * The distance's SQL type is simhash_distance, a domain over int4, so every
  * function here sees and returns plain int32 values.  How the planner treats
- * these functions is planner.c's business.
+ * these functions is planner/support.c's business.
  */
-#include "simhash.h"
+#include "type/simhash.h"
 
 /* hamming_distance(a, b): the number of differing bits, 0..64. */
 PG_FUNCTION_INFO_V1(hamming_distance);

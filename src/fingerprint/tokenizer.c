@@ -1,5 +1,5 @@
 /*
- * fingerprint_text.c
+ * fingerprint/tokenizer.c
  *	  Normalization and word segmentation of documents with ICU, streamed in
  *	  chunks, with a fast path for ASCII that gives the same tokens.
  *
@@ -28,7 +28,7 @@
  * such a place, in practice only binary junk, is cut anyway at a
  * normalization boundary.)  Memory beyond the text is O(CHUNK_BYTES),
  * interrupts are checked after each chunk.  A document that arrives in
- * pieces (SegmentStream*, from fingerprint_stream.c) is cut at the same
+ * pieces (SegmentStream*, from stream.c) is cut at the same
  * places from a window of about two chunks.
  *
  * ASCII fast path: stretches of ASCII between safe cuts are segmented by a
@@ -43,7 +43,7 @@
  * with each variant of the fast path (simhash.simd: auto = AVX-512 where the
  * CPU has it, AVX2, SSE2, portable).
  */
-#include "fingerprint.h"
+#include "fingerprint/tokenizer.h"
 
 #include "miscadmin.h"
 
@@ -801,7 +801,7 @@ PrepareBitmaps(SegmentState *st, int32 len)
 		(run)[2] = _mm_add_epi64((run)[2], _mm_and_si128(_mm_srli_epi64(h_, 4), m_)); \
 		(run)[3] = _mm_add_epi64((run)[3], _mm_and_si128(_mm_srli_epi64(h_, 6), m_)); \
 	} while (0)
-#include "fingerprint_classify.h"
+#include "fingerprint/tokenizer_simd.h"
 
 #ifdef USE_AVX2_SEGMENTER
 /*
@@ -911,7 +911,7 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 #define RUN_LOAD(p)		_mm256_loadu_si256(p)
 #define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
 #define RUN_ADD(run, hash) RUN_ADD_256(run, hash)
-#include "fingerprint_classify.h"
+#include "fingerprint/tokenizer_simd.h"
 
 /*
  * The tests that let a word of the fast path's bitmaps (64 bytes at base)
@@ -1040,7 +1040,7 @@ TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 g
 		_mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64((int64) (hash)), \
 										   _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)), \
 						 _mm512_set1_epi8(1))))
-#include "fingerprint_classify.h"
+#include "fingerprint/tokenizer_simd.h"
 #endif
 
 /* The ASCII fast path: SIMD unless simhash.simd is off (for the tests). */

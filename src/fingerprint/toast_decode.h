@@ -1,5 +1,5 @@
 /*
- * toast_decode.h
+ * fingerprint/toast_decode.h
  *	  Streaming decoders of the two compression formats of TOAST (pglz and
  *	  the LZ4 block format), written from the format descriptions.
  *

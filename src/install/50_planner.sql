@@ -1,4 +1,4 @@
--- Planner support (src/planner.c): "fp <-> q <= k", written so, and
+-- Planner support (src/planner/support.c): "fp <-> q <= k", written so, and
 -- "ORDER BY fp <-> q" are answered from an index.  The support function is
 -- attached to hamming_distance (behind <->), to every distance comparison
 -- and to hamming_within; a join estimator to the radius operators.

@@ -1,0 +1,33 @@
+/*
+ * fingerprint/features.h
+ *	  Features: from kept tokens to feature hashes (words, shingles, n-grams) (features.c).
+ */
+#ifndef SIMHASH_FP_FEATURES_H
+#define SIMHASH_FP_FEATURES_H
+
+#include "fingerprint/weights.h"
+
+typedef struct FeatureExtractor FeatureExtractor;
+
+/* One distinct feature of a document, for weighting and introspection. */
+typedef struct FeatureStat
+{
+	uint64		hash;
+	int64		count;			/* occurrences */
+	int64		runweight;		/* sum of the run weights of the occurrences */
+	int64		first;			/* sequence number of the first occurrence */
+	double		weight;			/* its weight, capped (FeatureExtractorStats) */
+	char	   *text;			/* the feature (introspection only) */
+	int			textlen;
+} FeatureStat;
+
+extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
+												bool introspect, int64 textbytes);
+extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
+									 int len, bool gap, bool newrun);
+extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
+extern TfCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
+extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
+extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
+
+#endif							/* SIMHASH_FP_FEATURES_H */

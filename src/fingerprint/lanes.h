@@ -1,0 +1,102 @@
+/*
+ * fingerprint/lanes.h
+ *	  Accumulation, the last stage: per-bit sums of feature hashes, in byte lanes (lanes.c).
+ */
+#ifndef SIMHASH_FP_LANES_H
+#define SIMHASH_FP_LANES_H
+
+#include "type/simhash.h"
+
+/*
+ * Byte-lane counter of unit-weight features (lanes.c).  Each
+ * 64-bit feature hash is spread over 64 byte lanes held in 8 words: lane
+ * word k, byte b counts bit 8*b + k.  A byte overflows after 255 additions,
+ * so the lanes are flushed into 64-bit counters every 255 features.
+ */
+typedef struct LaneCounter
+{
+	uint64		lanes[8];
+	int			pending;		/* features added since the last flush */
+	int64		total;			/* features added in all */
+	int64		ones[SIMHASH_BITS];	/* flushed count of 1 bits per position */
+} LaneCounter;
+
+extern void LaneCounterFlush(LaneCounter *counter);
+extern bool LaneCounterResult(LaneCounter *counter, uint64 *result);
+
+static inline void
+LaneCounterInit(LaneCounter *counter)
+{
+	memset(counter, 0, sizeof(LaneCounter));
+}
+
+static inline void
+LaneCounterAdd(LaneCounter *counter, uint64 hash)
+{
+	const uint64 spread = UINT64CONST(0x0101010101010101);
+
+	counter->lanes[0] += hash & spread;
+	counter->lanes[1] += (hash >> 1) & spread;
+	counter->lanes[2] += (hash >> 2) & spread;
+	counter->lanes[3] += (hash >> 3) & spread;
+	counter->lanes[4] += (hash >> 4) & spread;
+	counter->lanes[5] += (hash >> 5) & spread;
+	counter->lanes[6] += (hash >> 6) & spread;
+	counter->lanes[7] += (hash >> 7) & spread;
+	if (++counter->pending == 255)
+		LaneCounterFlush(counter);
+}
+
+/* Adds a feature of integer weight w >= 1 (w times, in one go). */
+static inline void
+LaneCounterAddWeighted(LaneCounter *counter, uint64 hash, int64 w)
+{
+	const uint64 spread = UINT64CONST(0x0101010101010101);
+
+	while (w > 0)
+	{
+		uint64		step = Min(w, 255);
+
+		if (counter->pending + step > 255)
+			LaneCounterFlush(counter);
+		for (int k = 0; k < 8; k++)
+			counter->lanes[k] += ((hash >> k) & spread) * step;
+		counter->pending += step;
+		w -= step;
+	}
+}
+
+/*
+ * Counter of features with small integer weights (weighting runs: 1 to
+ * SIMHASH_RUN_CAP): 64 lanes of 16 bits, flushed into 64-bit counters every
+ * 65535 units of weight.  Lane word j, slot s counts bit 8 * s + j (the
+ * layout of LaneCounter's byte lanes, widened).
+ */
+typedef struct WideLaneCounter
+{
+	uint16		lanes[8][8];	/* not __m128i: palloc aligns to 8 bytes only */
+	int64		pending;		/* weight added since the last flush */
+	int64		total;			/* weight added in all */
+	int64		ones[SIMHASH_BITS];	/* flushed weight of 1 bits per position */
+} WideLaneCounter;
+
+extern void WideLaneCounterFlush(WideLaneCounter *c);
+
+/* A feature hash with a real-valued weight. */
+typedef struct HashWeight
+{
+	uint64		hash;
+	double		weight;
+} HashWeight;
+
+/*
+ * Fingerprint of weighted features (lanes.c).  The pairs are
+ * sorted in place first, so the result does not depend on their order.
+ * Returns false when no pair has a non-zero weight.
+ */
+extern bool FingerprintWeightedPairs(HashWeight *pairs, int64 npairs,
+									 uint64 *result);
+extern void CheckFeatureWeight(double weight);
+extern int	CompareHashWeight(const void *a, const void *b);
+
+#endif							/* SIMHASH_FP_LANES_H */
