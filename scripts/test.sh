@@ -14,6 +14,14 @@ build_install COPT="$WARNINGS"
 start_cluster
 
 status=0
+say "source layout (scripts/check-layout.pl)"
+layout_passed=0
+if perl "$REPO_ROOT/scripts/check-layout.pl" "$WORK/src/src"; then
+    layout_passed=1
+else
+    status=1
+fi
+
 say "regression tests (pg_regress)"
 if ! as_user make -C "$WORK/src" -s installcheck-regress 2>&1 | tee "$WORK/regress.out"; then
     status=1
@@ -34,15 +42,15 @@ if ! as_user make -C "$WORK/src" -s installcheck-tap 2>&1 | tee "$WORK/tap.out";
     done
 fi
 
-# One closing line over all runners: a test is a regression test, an
-# isolation spec or a TAP file; one that did not report "ok" (crashed,
+# One closing line over all runners: a test is the layout check, a
+# regression test, an isolation spec or a TAP file; one that did not report "ok" (crashed,
 # aborted, never ran) failed.
 regress_total=$(make -s -C "$WORK/src" print-test-count)
 regress_passed=$(cat "$WORK/regress.out" "$WORK/isolation.out" | grep -Ec '^(ok|test) .* ok( |$)' || true)
 tap_total=$(ls "$WORK"/src/test/t/*.pl | wc -l)
 tap_passed=$(grep -Ec '\.\. ok$' "$WORK/tap.out" || true)
-passed=$((regress_passed + tap_passed))
-failed=$((regress_total + tap_total - passed))
+passed=$((layout_passed + regress_passed + tap_passed))
+failed=$((1 + regress_total + tap_total - passed))
 [ $failed -eq 0 ] || status=1
 echo
 echo "$passed passed, $failed failed"
