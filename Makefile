@@ -17,8 +17,11 @@ OBJS        = src/simhash.o \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/planner/*.c)))
 
 # The install script is assembled from src/install/*.sql in the order of
-# their numbers.
+# their numbers (src/install/README.md).  One piece is written by a script,
+# GENERATED_SQL from SQL_GENERATOR, and kept in the tree for review.
 SQL_PARTS   = $(sort $(wildcard $(srcdir)/src/install/*.sql))
+GENERATED_SQL = $(srcdir)/src/install/55_distance_compare.sql
+SQL_GENERATOR = $(srcdir)/src/install/gen/distance_compare.sh
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
@@ -48,7 +51,16 @@ include $(PGXS)
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control Makefile
 	( echo "-- simhash $(EXTVERSION): generated from src/install/*.sql by make; edit those files."; \
 	  printf '%s\n' '\echo Use "CREATE EXTENSION simhash" to load this file. \quit'; \
-	  for f in $(SQL_PARTS); do echo; echo "-- ---- $$f"; cat $$f; done ) > $@
+	  for f in $(SQL_PARTS); do echo; echo "-- ---- $${f#$(srcdir)/}"; cat $$f; done ) > $@
+
+# "make generate" rewrites the generated piece after an edit of its script;
+# "make check-generated" (scripts/test.sh) fails when the two disagree.
+.PHONY: generate check-generated
+generate:
+	sh $(SQL_GENERATOR) > $(GENERATED_SQL)
+check-generated:
+	@sh $(SQL_GENERATOR) | cmp -s - $(GENERATED_SQL) || \
+	  { echo "$(GENERATED_SQL) is not what $(SQL_GENERATOR) writes: run make generate" >&2; exit 1; }
 
 # Every object depends on every header: simple, and a rebuild takes seconds.
 $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/*/*.h)

@@ -8,6 +8,7 @@ set -euo pipefail
 require_root "$@"
 install_deps
 make_workdir
+as_user make -C "$WORK/src" -s check-generated || die "a generated install piece is stale"
 
 WARNINGS="-Wall -Wextra -Werror -Wno-unused-parameter"  # PostgreSQL's own headers and fmgr signatures leave parameters unused
 build_install COPT="$WARNINGS"
