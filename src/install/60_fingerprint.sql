@@ -88,7 +88,7 @@ COMMENT ON AGGREGATE simhash_agg(text, float8) IS 'simhash fingerprint of weight
 
 CREATE FUNCTION simhash_algorithm_version() RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash_algorithm_version() IS 'what simhash(text) fingerprints depend on: the algorithm version and the ICU major version, e.g. simhash-2/icu72; stored fingerprints stay valid while it is unchanged';
+COMMENT ON FUNCTION simhash_algorithm_version() IS 'what simhash(text) fingerprints depend on: the algorithm version and the ICU major version, e.g. simhash-3/icu72; stored fingerprints stay valid while it is unchanged';
 
 CREATE FUNCTION simhash_version() RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
