@@ -1,11 +1,13 @@
 /*
  * fingerprint/tokenizer_simd.h
- *	  The SIMD ASCII fast path (classification pass and token loop), written
- *	  once.  tokenizer.c includes this file for SSE2 (16 bytes, part
- *	  of the x86-64 baseline), for AVX2 (32 bytes) and for AVX-512 (whose
- *	  classification and per-word token step are written apart), the last
- *	  two compiled with target attributes and chosen at run time when the
- *	  CPU has them.  All give exactly the same bitmaps, tokens and counts.
+ *	  The SIMD kernel of the tokenizer (classification pass and token loop),
+ *	  written once: each of tokenizer_sse2.c (16 bytes, part of the x86-64
+ *	  baseline), tokenizer_avx2.c (32 bytes) and tokenizer_avx512.c (whose
+ *	  classification, per-word token step and hashing are written apart)
+ *	  defines the macros below and includes this file once; the last two
+ *	  are compiled with target attributes and chosen at run time when the
+ *	  CPU has them.  All give exactly the same tokens as SegmentAsciiScalar
+ *	  (test/t/022_tokenizer_kernels.pl compares them).
  *
  * Before including it, define:
  *	  SEGMENT_FUNC		the name of the token loop to define
@@ -26,8 +28,8 @@
  *	  V_BITS(v)			one bit per byte of v (0 or 0xff), as a uint64
  *	  V_PREV1(v, prev)	the VW bytes before those of v: v moved up by one
  *						byte, the last byte of prev in front
- * It undefines them all at the end.
  */
+#include "fingerprint/tokenizer_batch.h"
 
 /* bytes in [lo, lo + n), by a signed compare after moving lo to -128 */
 #define V_RANGE(v, lo, n) \
@@ -139,7 +141,7 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
  * words of the bitmaps are collected first, then hashed (HashTokens), then
  * counted in text order.
  */
-static SEGMENT_TARGET void
+SEGMENT_TARGET void
 SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 {
 	int32		nwords = PrepareBitmaps(st, len);
@@ -324,29 +326,3 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 #undef LOAD_RUN
 #undef SPILL_RUN
 }
-
-#undef V_RANGE
-#undef CLASSIFY_FUNC
-#undef CLASSIFY_CALL
-#undef VEC
-#undef VW
-#undef V_LOAD
-#undef V_STORE
-#undef V_ZERO
-#undef V_SET1
-#undef V_OR
-#undef V_AND
-#undef V_ADD8
-#undef V_EQ8
-#undef V_LT8
-#undef V_BITS
-#undef V_PREV1
-#undef SEGMENT_FUNC
-#undef HASH_TOKENS
-#undef WORD_TOKENS
-#undef SEGMENT_TARGET
-#undef RUN_VEC
-#undef RUN_N
-#undef RUN_LOAD
-#undef RUN_STORE
-#undef RUN_ADD
