@@ -1,6 +1,6 @@
 /*
  * fingerprint/weights.h
- *	  Weighting: each feature's weight (runs, tf) and the weight cap, feeding the lanes.
+ *	  Weighting: each feature's weight (runs, tf) and the weight cap, feeding the lanes (weights.c).
  */
 #ifndef SIMHASH_FP_WEIGHTS_H
 #define SIMHASH_FP_WEIGHTS_H
@@ -8,12 +8,8 @@
 #include "fingerprint/options.h"
 #include "fingerprint/lanes.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 /*
- * The weight cap of algorithm version 3 (lanes.c): a distinct
+ * The weight cap of algorithm version 3 (weights.c): a distinct
  * feature (by its 64-bit hash) whose total weight in a document exceeds
  *		cap = max(ceil(9 * W / 200), M)
  * weighs cap instead, where W is the sum of the weights of all the
