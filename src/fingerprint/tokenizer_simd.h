@@ -17,7 +17,7 @@
  *	  WORD_TOKENS		optional: takes the tokens of a word of the bitmaps
  *						when it can (see TokensOfWordAvx512)
  *	  RUN_VEC, RUN_N	vector type and number of vectors that hold the 8
- *						words of RunCounter.run
+ *						words of the run's lanes (RunCounterRunLanes)
  *	  RUN_LOAD(p), RUN_STORE(p, v)
  *	  RUN_ADD(run, hash) add the bits of hash to the byte lanes in run[]
  * and, to define a classification pass from vectors of VW bytes:
@@ -159,8 +159,8 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 	TokenBatch	batch;
 
 	/*
-	 * The current run's byte lanes and length (RunCounter's run and runlen)
-	 * stay in registers while words are added to the run; they go back to
+	 * The current run's byte lanes and length stay in registers while words
+	 * are added to the run (the fused path of weights.h); they go back to
 	 * rc when a run ends or reaches the cap, and at the end.
 	 */
 	RUN_VEC		run[RUN_N];
@@ -171,15 +171,15 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		if (rc) \
 		{ \
 			for (int r_ = 0; r_ < RUN_N; r_++) \
-				run[r_] = RUN_LOAD((const RUN_VEC *) rc->run + r_); \
-			runlen = rc->runlen; \
+				run[r_] = RUN_LOAD((const RUN_VEC *) RunCounterRunLanes(rc) + r_); \
+			runlen = RunCounterRunLength(rc); \
 		} \
 	} while (0)
 #define SPILL_RUN() \
 	do { \
 		for (int r_ = 0; r_ < RUN_N; r_++) \
-			RUN_STORE((RUN_VEC *) rc->run + r_, run[r_]); \
-		rc->runlen = runlen; \
+			RUN_STORE((RUN_VEC *) RunCounterRunLanes(rc) + r_, run[r_]); \
+		RunCounterSetRunLength(rc, runlen); \
 	} while (0)
 
 	memset(run, 0, sizeof(run));
@@ -282,8 +282,8 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 					if (runlen < SIMHASH_RUN_CAP)
 					{
 						SPILL_RUN();
-						RunCounterClose(rc, runlen, runlen);
-						memset(run, 0, sizeof(run));	/* as rc->run now */
+						RunCounterEndRun(rc);
+						memset(run, 0, sizeof(run));	/* as rc's lanes now */
 					}
 					runlen = 0;
 				}
@@ -300,9 +300,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				fit = Min(batch.n, i + (SIMHASH_RUN_CAP - 1 - (int32) runlen));
 				while (j < fit && !batch.newrun[j])
 					j++;
-				/* the weight cap's totals: as CapTableAddRunWord does */
-				memcpy(rc->cap.run + rc->cap.nrun, batch.hash + i, (j - i) * sizeof(uint64));
-				rc->cap.nrun += j - i;
+				RunCounterAddToRun(rc, batch.hash + i, j - i);
 				runlen += j - i;
 				for (; i < j; i++)
 					RUN_ADD(run, batch.hash[i]);

@@ -126,6 +126,14 @@ CapTableAddRunWord(CapTable *t, uint64 hash)
 	t->run[t->nrun++] = hash;
 }
 
+/* n words of a run shorter than SIMHASH_RUN_CAP so far, in order. */
+static pg_attribute_always_inline void
+CapTableAddRunWords(CapTable *t, const uint64 *hash, int32 n)
+{
+	memcpy(t->run + t->nrun, hash, n * sizeof(uint64));
+	t->nrun += n;
+}
+
 /*
  * The current run ended with weight w: each of its words weighs w.  The
  * room for the run's words is checked once: if they may not all fit, they
@@ -235,6 +243,57 @@ RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
 		CapTableAdd(&rc->cap, hash, SIMHASH_RUN_CAP);
 		LaneCounterAdd(&rc->capped, hash);
 	}
+}
+
+/*
+ * The fused path of the tokenizer's SIMD kernels, which hash the words of
+ * the default options themselves and add them a stretch of one run at a
+ * time, holding the current run in registers meanwhile.  Together these
+ * do what RunCounterAdd does for each word:
+ *	- RunCounterRunLanes(rc): the current run's byte lanes, 8 words of 64
+ *	  bits (word k, byte b counts bit 8 * b + k of the words' hashes, at
+ *	  most 63 each), and RunCounterRunLength(rc) its length in words.  A
+ *	  caller that keeps copies writes both back (RunCounterSetRunLength)
+ *	  before any other call on rc;
+ *	- RunCounterAddToRun(rc, hash, n): n more words of the current run,
+ *	  which stays shorter than SIMHASH_RUN_CAP; the caller adds their bits
+ *	  to the lanes itself (and to its length);
+ *	- RunCounterEndRun(rc): a run break after a run shorter than
+ *	  SIMHASH_RUN_CAP, whose lanes and length are written back; the lanes
+ *	  are zero afterwards.
+ * A word that makes the run SIMHASH_RUN_CAP words long, or longer, goes
+ * through RunCounterAdd, as does a run break after such a run.
+ */
+static pg_attribute_always_inline uint64 *
+RunCounterRunLanes(RunCounter *rc)
+{
+	return rc->run;
+}
+
+static pg_attribute_always_inline int64
+RunCounterRunLength(const RunCounter *rc)
+{
+	return rc->runlen;
+}
+
+static pg_attribute_always_inline void
+RunCounterSetRunLength(RunCounter *rc, int64 runlen)
+{
+	rc->runlen = runlen;
+}
+
+static pg_attribute_always_inline void
+RunCounterAddToRun(RunCounter *rc, const uint64 *hash, int32 n)
+{
+	CapTableAddRunWords(&rc->cap, hash, n);
+}
+
+static pg_attribute_always_inline void
+RunCounterEndRun(RunCounter *rc)
+{
+	Assert(rc->runlen < SIMHASH_RUN_CAP);
+	RunCounterClose(rc, rc->runlen, rc->runlen);
+	rc->runlen = 0;
 }
 
 /* Ends the last run. */
