@@ -22,8 +22,8 @@
  * Weights: runs (the default) counts every occurrence with the length of
  * the run of text its token belongs to, at most SIMHASH_RUN_CAP words; a run
  * ends at a line break, a sentence terminator, a symbol such as | or ·, or
- * any other character that does not continue a sentence (see RunBreak in
- * tokenizer.c).  Prose sits in long runs; navigation, meta lines
+ * any other character that does not continue a sentence (see RunBreakSlow
+ * in tokenizer_icu.c).  Prose sits in long runs; navigation, meta lines
  * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
  * short ones, so a page's template weighs less than its body: the benchmark
  * (README) measured the gain on mirrored pages.  tf counts every occurrence
