@@ -305,4 +305,131 @@ RunCounterFinish(RunCounter *rc)
 	rc->runlen = 0;
 }
 
+/*
+ * One distinct feature of a document, for weighting and introspection
+ * (weighting binary and log, simhash_features).
+ */
+typedef struct FeatureStat
+{
+	uint64		hash;
+	int64		count;			/* occurrences */
+	int64		runweight;		/* sum of the run weights of the occurrences */
+	int64		first;			/* sequence number of the first occurrence */
+	double		weight;			/* its weight, capped (WeigherStats) */
+	char	   *text;			/* the feature (introspection only) */
+	int			textlen;
+} FeatureStat;
+
+/*
+ * The weights stage of one document (weights.c): each occurrence of a
+ * feature, by its hash, is weighted and counted here.
+ *	  - tf and runs, without introspection, count in lanes as the features
+ *		come, and keep each feature's total in a CapTable for the cap;
+ *		single words weighted runs go to rc (RunCounter), which needs no
+ *		memory of the run, other features weighted runs wait in pending
+ *		until their run's length is known;
+ *	  - binary, log and introspection keep a table of the distinct
+ *		features (FeatureStat) and weigh them at the end.
+ * The features stage tells it where the tokens' runs break
+ * (WeigherToken); the fused path of the tokenizer adds single words
+ * straight to rc or tf (WeigherRunCounter, WeigherTfCounter).
+ */
+typedef struct Weigher
+{
+	Weighting	weighting;
+	bool		counting;		/* the table of distinct features needed? */
+	bool		introspect;		/* keep the text of each feature? */
+	bool		runs;			/* weighting runs */
+	bool		singlewords;	/* the features are single words */
+	bool		fastruns;		/* runs of single words without counting:
+								 * counted by rc as they come */
+	TfCounter	tf;				/* tf and runs without counting; its cap
+								 * table serves both */
+	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
+								 * counted once each (multiplied at the end) */
+	WideLaneCounter weighted;	/* runs: features of other weights */
+	RunCounter	rc;
+	struct featuretab_hash *table;	/* counting */
+	int64		seq;			/* features counted so far */
+
+	/* weighting runs: the current run and its features not yet counted */
+	int64		runlen;			/* tokens in the current run */
+	uint64	   *pending;		/* hashes of its features (while short) */
+	char	  **pendingtext;	/* and their text (introspection) */
+	int		   *pendinglen;
+	int			npending;
+	int			pendingcap;
+} Weigher;
+
+extern void WeigherInit(Weigher *w, Weighting weighting, bool introspect,
+						bool singlewords, int64 textbytes);
+extern void WeigherAddSlow(Weigher *w, uint64 hash, const char *feature, int len);
+extern void WeigherRunToken(Weigher *w, bool newrun);
+extern void WeigherFinish(Weigher *w);
+extern bool WeigherResult(Weigher *w, uint64 *result);
+extern FeatureStat *WeigherStats(Weigher *w, int64 *nstats);
+
+/*
+ * One occurrence of the feature feature[0..len) of hash hash (the text is
+ * read only with introspection).  Under weighting runs, WeigherToken must
+ * have been told of the token the feature ends with.
+ */
+static inline void
+WeigherAdd(Weigher *w, uint64 hash, const char *feature, int len)
+{
+	if (likely(!w->runs && !w->counting))
+	{
+		TfCounterAdd(&w->tf, hash);
+		w->seq++;
+	}
+	else if (w->runs && w->runlen < SIMHASH_RUN_CAP && !w->introspect &&
+			 w->npending < w->pendingcap)
+	{
+		/* waits for its run's length (WeigherAddSlow) */
+		w->pending[w->npending] = hash;
+		w->pendingtext[w->npending] = NULL;
+		w->pendinglen[w->npending] = len;
+		w->npending++;
+	}
+	else
+		WeigherAddSlow(w, hash, feature, len);
+}
+
+/*
+ * The next token, with newrun if a run break stood before it; its features
+ * follow.  (Needed only by weighting runs.)
+ */
+static inline void
+WeigherToken(Weigher *w, bool newrun)
+{
+	if (!w->runs)
+		return;
+	/* inline unless the run ends or reaches the cap (WeigherRunToken) */
+	if (!(newrun && w->runlen > 0) && w->runlen + 1 != SIMHASH_RUN_CAP)
+		w->runlen++;
+	else
+		WeigherRunToken(w, newrun);
+}
+
+/*
+ * The run counter that single words may be added to directly (hash and
+ * run break: RunCounterAdd, or the fused path), or NULL when the
+ * features need more.
+ */
+static inline RunCounter *
+WeigherRunCounter(Weigher *w)
+{
+	return w->fastruns ? &w->rc : NULL;
+}
+
+/*
+ * The counter that single words of weighting tf may be added to directly
+ * (their hash, with TfCounterAdd), or NULL when the features need more.
+ */
+static inline TfCounter *
+WeigherTfCounter(Weigher *w)
+{
+	return w->singlewords && !w->counting && w->weighting == WEIGHTING_TF ? &w->tf : NULL;
+}
+
 #endif							/* SIMHASH_FP_WEIGHTS_H */

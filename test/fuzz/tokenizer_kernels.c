@@ -97,6 +97,22 @@ MemoryContextAllocZero(MemoryContext context, Size size)
 	return palloc0(size);
 }
 
+void *
+MemoryContextAllocExtended(MemoryContext context, Size size, int flags)
+{
+	return (flags & MCXT_ALLOC_ZERO) ? palloc0(size) : palloc(size);
+}
+
+char *
+pnstrdup(const char *in, Size len)
+{
+	char	   *out = palloc(len + 1);
+
+	memcpy(out, in, len);
+	out[len] = '\0';
+	return out;
+}
+
 void
 MemoryContextRegisterResetCallback(MemoryContext context, MemoryContextCallback *cb)
 {
@@ -146,6 +162,12 @@ errmsg(const char *fmt,...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	return 0;
+}
+
+int
+errmsg_internal(const char *fmt,...)
+{
 	return 0;
 }
 

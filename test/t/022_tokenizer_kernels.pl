@@ -25,7 +25,7 @@ my $bin = PostgreSQL::Test::Utils::tempdir() . '/tokenizer_kernels';
 my ($stdout, $stderr);
 my $built = IPC::Run::run(
 	[ $cc, '-O2', '-Isrc', "-I$includedir", 'test/fuzz/tokenizer_kernels.c',
-	  @sources, '-o', $bin, split(' ', $icu) ],
+	  @sources, '-o', $bin, split(' ', $icu), '-lm' ],
 	'>', \$stdout, '2>', \$stderr);
 ok($built, 'the kernel comparison program builds') or diag($stderr);
 
