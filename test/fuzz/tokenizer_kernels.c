@@ -43,6 +43,8 @@
 #undef fprintf
 #undef vfprintf
 
+#include "fuzz_common.h"
+
 /*
  * The few backend functions the kernels and the weights stage call,
  * outside a server: memory from malloc, errors fatal.
@@ -124,15 +126,6 @@ void
 pg_qsort(void *base, size_t nel, size_t elsize, int (*cmp) (const void *, const void *))
 {
 	qsort(base, nel, elsize, cmp);
-}
-
-void
-ExceptionalCondition(const char *conditionName, const char *errorType,
-					 const char *fileName, int lineNumber)
-{
-	fprintf(stderr, "%s(\"%s\", File: \"%s\", Line: %d)\n",
-			errorType, conditionName, fileName, lineNumber);
-	abort();
 }
 
 bool
@@ -239,21 +232,6 @@ void
 appendStringInfoChar(StringInfo str, char ch)
 {
 	appendBinaryStringInfo(str, &ch, 1);
-}
-
-static uint64 rng_state;
-
-static uint32
-rnd(void)
-{
-	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32) (rng_state >> 33);
-}
-
-static uint32
-rnd_below(uint32 n)
-{
-	return n ? rnd() % n : 0;
 }
 
 static uint64
