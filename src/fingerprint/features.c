@@ -1,7 +1,7 @@
 /*
  * fingerprint/features.c
- *	  From kept tokens to weighted feature hashes: words, word shingles and
- *	  character n-grams.
+ *	  Features, the second stage of simhash(text): from kept tokens to
+ *	  feature hashes (words, word shingles and character n-grams).
  *
  * Features (algorithm version 3):
  *	  - words: each kept token;
@@ -19,167 +19,22 @@
  *	  `xxhsum -H3` reproduces it, and simhash(text[]) of the features gives
  *	  the same fingerprint as the text.
  *
- * Weights: runs (the default) counts every occurrence with the length of
- * the run of text its token belongs to, at most SIMHASH_RUN_CAP words; a run
- * ends at a line break, a sentence terminator, a symbol such as | or ·, or
- * any other character that does not continue a sentence (see RunBreak in
- * tokenizer.c).  Prose sits in long runs; navigation, meta lines
- * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
- * short ones, so a page's template weighs less than its body: the benchmark
- * (README) measured the gain on mirrored pages.  tf counts every occurrence
- * 1.  Both count in byte lanes as the features come (runs waits for at most
- * one run of fewer than SIMHASH_RUN_CAP tokens), and keep each distinct
- * feature's total in a CapTable for the weight cap, which bounds it to the
- * first SIMHASH_CAP_FEATURES distinct features.  binary and log weigh each
- * distinct feature once, which needs a table of all the distinct features.
- *
- * Then every weighting caps each distinct feature's total weight at a share
- * of the document's total (see CapTable in weights.h): a word such as
- * "the" or "的" weighs 6 to 8 % of a typical page, and that same lean on
- * every page brings unrelated pages of one template within a few bits.
+ * Each occurrence of a feature goes to the weights stage (weights.h) with
+ * its hash; single words weighted runs go there without their text.
  */
 #include "fingerprint/features.h"
-
-#include <math.h>
 
 #include "lib/stringinfo.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-/*
- * Adds the 16-bit lanes into the 64-bit counters and clears them (nothing
- * to do when no weight was added since the last flush: the lanes are zero).
- */
-void
-WideLaneCounterFlush(WideLaneCounter *c)
-{
-	if (c->pending == 0)
-		return;
-	for (int j = 0; j < 8; j++)
-	{
-		uint16		v[8];
-
-		memcpy(v, c->lanes[j], sizeof(v));
-		memset(c->lanes[j], 0, sizeof(v));
-		for (int slot = 0; slot < 8; slot++)
-			c->ones[8 * slot + j] += v[slot];
-	}
-	c->total += c->pending;
-	c->pending = 0;
-}
-
-/* Adds the count words in run, each with weight w, and clears run. */
-void
-RunCounterClose(RunCounter *rc, int64 count, int64 w)
-{
-	WideLaneCounter *c = &rc->weighted;
-
-	CapTableRunEnd(&rc->cap, w);
-	if (count == 0)
-		return;
-	if (c->pending + count * w > 65535)
-		WideLaneCounterFlush(c);
-#if defined(__SSE2__)
-	{
-		__m128i		weight = _mm_set1_epi16((short) w);
-
-		for (int k = 0; k < 8; k++)
-		{
-			__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) rc->run[k]),
-												  _mm_setzero_si128());
-			__m128i	   *lane = (__m128i *) c->lanes[k];
-
-			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane),
-												 _mm_mullo_epi16(bytes, weight)));
-			rc->run[k] = 0;
-		}
-	}
-#else
-	for (int k = 0; k < 8; k++)
-	{
-		for (int b = 0; b < 8; b++)
-			c->lanes[k][b] += (uint16) (((rc->run[k] >> (8 * b)) & 0xff) * w);
-		rc->run[k] = 0;
-	}
-#endif
-	c->pending += count * w;
-}
-
-/* Adds a feature of weight w (1 to SIMHASH_RUN_CAP). */
-static inline void
-WideLaneCounterAdd(WideLaneCounter *c, uint64 hash, int64 w)
-{
-	if (c->pending + w > 65535)
-		WideLaneCounterFlush(c);
-#if defined(__SSE2__)
-	{
-		/* slot s of bytes holds byte s of the hash, as 16 bits */
-		__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) hash),
-											  _mm_setzero_si128());
-		__m128i		weight = _mm_set1_epi16((short) w);
-
-#define WIDE_LANE_ADD(j) \
-		do { \
-			__m128i		bit = _mm_set1_epi16((short) (1 << (j))); \
-			__m128i		set = _mm_cmpeq_epi16(_mm_and_si128(bytes, bit), bit); \
-			__m128i	   *lane = (__m128i *) c->lanes[j]; \
-			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane), \
-												 _mm_and_si128(set, weight))); \
-		} while (0)
-		WIDE_LANE_ADD(0);
-		WIDE_LANE_ADD(1);
-		WIDE_LANE_ADD(2);
-		WIDE_LANE_ADD(3);
-		WIDE_LANE_ADD(4);
-		WIDE_LANE_ADD(5);
-		WIDE_LANE_ADD(6);
-		WIDE_LANE_ADD(7);
-#undef WIDE_LANE_ADD
-	}
-#else
-	for (int j = 0; j < 8; j++)
-		for (int slot = 0; slot < 8; slot++)
-			if ((hash >> (8 * slot + j)) & 1)
-				c->lanes[j][slot] += (uint16) w;
-#endif
-	c->pending += w;
-}
-
-/* Table of distinct features, keyed by their 64-bit hash. */
-typedef struct FeatureEntry
-{
-	uint64		hash;
-	char		status;
-	FeatureStat stat;
-} FeatureEntry;
-
-#define SH_PREFIX		featuretab
-#define SH_ELEMENT_TYPE FeatureEntry
-#define SH_KEY_TYPE		uint64
-#define SH_KEY			hash
-#define SH_HASH_KEY(tb, key) ((uint32) ((key) ^ ((key) >> 32)))
-#define SH_EQUAL(tb, a, b) ((a) == (b))
-#define SH_SCOPE		static inline
-#define SH_DECLARE
-#define SH_DEFINE
-#include "lib/simplehash.h"
-
 struct FeatureExtractor
 {
 	FingerprintOptions opts;
-	bool		counting;		/* distinct features needed? */
-	bool		introspect;		/* keep the text of each feature? */
-	TfCounter	tf;				/* tf and runs without counting; its cap
-								 * table serves both */
-	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
-								 * counted once each (multiplied at the end) */
-	WideLaneCounter weighted;	/* runs: features of other weights */
-	bool		fastruns;		/* runs of single words, no introspection:
-								 * counted by rc as they come */
-	RunCounter	rc;
-	featuretab_hash *table;		/* counting */
-	int64		seq;			/* features emitted so far */
+	Weigher		w;				/* the next stage */
+	RunCounter *rc;				/* single words weighted runs: w's run
+								 * counter, else NULL */
 
 	/* shingles: the last n tokens, as a ring */
 	StringInfoData ring[SIMHASH_MAX_N];
@@ -191,34 +46,7 @@ struct FeatureExtractor
 	int64		ncp;
 
 	StringInfoData buf;			/* a feature being assembled */
-
-	/* weighting runs: the current run and its features not yet counted */
-	bool		runs;
-	int64		runlen;			/* tokens in the current run */
-	uint64	   *pending;		/* hashes of its features (while short) */
-	char	  **pendingtext;	/* and their text (introspection) */
-	int		   *pendinglen;
-	int			npending;
-	int			pendingcap;
 };
-
-/* Weight of a feature before the cap, under a weighting. */
-static double
-UncappedWeight(Weighting weighting, const FeatureStat *stat)
-{
-	switch (weighting)
-	{
-		case WEIGHTING_TF:
-			return (double) stat->count;
-		case WEIGHTING_BINARY:
-			return 1.0;
-		case WEIGHTING_LOG:
-			return 1.0 + log((double) stat->count);
-		case WEIGHTING_RUNS:
-			return (double) stat->runweight;
-	}
-	return 0.0;
-}
 
 /*
  * Creates an extractor in the current memory context for a text of about
@@ -234,26 +62,9 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
 	FeatureExtractor *fx = palloc0(sizeof(FeatureExtractor));
 
 	fx->opts = *opts;
-	fx->introspect = introspect;
-	fx->counting = introspect ||
-		(opts->weighting != WEIGHTING_TF && opts->weighting != WEIGHTING_RUNS);
-	fx->runs = opts->weighting == WEIGHTING_RUNS;
-	fx->fastruns = fx->runs && !fx->counting &&
-		opts->kind != FEATURES_CHARS && opts->n == 1;
-	/* palloc0: every counter starts at zero; buffers only where used */
-	if (fx->runs && !fx->fastruns)
-	{
-		fx->pendingcap = 64;
-		fx->pending = palloc(sizeof(uint64) * fx->pendingcap);
-		fx->pendingtext = palloc(sizeof(char *) * fx->pendingcap);
-		fx->pendinglen = palloc(sizeof(int) * fx->pendingcap);
-	}
-	if (fx->counting)
-		fx->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
-	else if (fx->fastruns)
-		CapTableInit(&fx->rc.cap, textbytes);
-	else
-		CapTableInit(&fx->tf.cap, textbytes);
+	WeigherInit(&fx->w, opts->weighting, introspect,
+				opts->kind != FEATURES_CHARS && opts->n == 1, textbytes);
+	fx->rc = WeigherRunCounter(&fx->w);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
 	{
 		/* shingles: the ring of tokens and the shingle being assembled */
@@ -264,90 +75,11 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
 	return fx;
 }
 
-/* Counts one occurrence of a feature of weight w (w > 1 for runs only). */
-static inline void
-Count(FeatureExtractor *fx, uint64 hash, int64 w, const char *feature, int len)
-{
-	if (likely(!fx->counting))
-	{
-		if (w == SIMHASH_RUN_CAP && fx->runs)
-			LaneCounterAdd(&fx->capped, hash);
-		else if (fx->runs)
-			WideLaneCounterAdd(&fx->weighted, hash, w);
-		else if (w == 1)
-			LaneCounterAdd(&fx->tf.lanes, hash);
-		else
-			LaneCounterAddWeighted(&fx->tf.lanes, hash, w);
-		CapTableAdd(&fx->tf.cap, hash, w);
-	}
-	else
-	{
-		bool		found;
-		FeatureEntry *e = featuretab_insert(fx->table, hash, &found);
-
-		if (!found)
-		{
-			e->stat.hash = hash;
-			e->stat.count = 0;
-			e->stat.runweight = 0;
-			e->stat.first = fx->seq;
-			e->stat.text = NULL;
-			e->stat.textlen = 0;
-			if (fx->introspect)
-			{
-				e->stat.text = palloc(len + 1);
-				memcpy(e->stat.text, feature, len);
-				e->stat.text[len] = '\0';
-				e->stat.textlen = len;
-			}
-		}
-		e->stat.count++;
-		e->stat.runweight += w;
-	}
-	fx->seq++;
-}
-
-/* Counts the features of the current run, each with weight w. */
-static void
-FlushPending(FeatureExtractor *fx, int64 w)
-{
-	for (int i = 0; i < fx->npending; i++)
-	{
-		Count(fx, fx->pending[i], w, fx->pendingtext[i], fx->pendinglen[i]);
-		if (fx->pendingtext[i])
-			pfree(fx->pendingtext[i]);
-	}
-	fx->npending = 0;
-}
-
-/*
- * One occurrence of a feature.  Under weighting runs, a feature weighs the
- * length of the run of its (last) token, known only when the run ends or
- * reaches SIMHASH_RUN_CAP tokens; until then it waits in pending.
- */
+/* One occurrence of a feature: its hash, to the weights stage. */
 static inline void
 Emit(FeatureExtractor *fx, const char *feature, int len)
 {
-	uint64		hash = XXH3_64bits(feature, len);
-
-	if (likely(!fx->runs))
-		Count(fx, hash, 1, feature, len);
-	else if (fx->runlen >= SIMHASH_RUN_CAP)
-		Count(fx, hash, SIMHASH_RUN_CAP, feature, len);
-	else
-	{
-		if (fx->npending == fx->pendingcap)
-		{
-			fx->pendingcap *= 2;
-			fx->pending = repalloc(fx->pending, sizeof(uint64) * fx->pendingcap);
-			fx->pendingtext = repalloc(fx->pendingtext, sizeof(char *) * fx->pendingcap);
-			fx->pendinglen = repalloc(fx->pendinglen, sizeof(int) * fx->pendingcap);
-		}
-		fx->pending[fx->npending] = hash;
-		fx->pendingtext[fx->npending] = fx->introspect ? pnstrdup(feature, len) : NULL;
-		fx->pendinglen[fx->npending] = len;
-		fx->npending++;
-	}
+	WeigherAdd(&fx->w, XXH3_64bits(feature, len), feature, len);
 }
 
 /* Emits the shingle of the tokens in the ring, oldest first. */
@@ -421,21 +153,12 @@ void
 FeatureExtractorAddToken(FeatureExtractor *fx, const char *token, int len,
 						 bool gap, bool newrun)
 {
-	if (fx->fastruns)
+	if (fx->rc)
 	{
-		RunCounterAdd(&fx->rc, XXH3_64bits(token, len), newrun);
+		RunCounterAdd(fx->rc, XXH3_64bits(token, len), newrun);
 		return;
 	}
-	if (fx->runs)
-	{
-		if (newrun && fx->runlen > 0)
-		{
-			FlushPending(fx, fx->runlen);
-			fx->runlen = 0;
-		}
-		if (++fx->runlen == SIMHASH_RUN_CAP)
-			FlushPending(fx, SIMHASH_RUN_CAP);
-	}
+	WeigherToken(&fx->w, newrun);
 	if (fx->opts.kind == FEATURES_CHARS)
 	{
 		if (gap && fx->ncp > 0)
@@ -476,49 +199,18 @@ FinishShort(FeatureExtractor *fx)
 	else if (fx->opts.n > 1 && fx->ntokens > 0 && fx->ntokens < fx->opts.n)
 		EmitShingle(fx, (int) fx->ntokens);
 	fx->ncp = fx->ntokens = 0;
-	if (fx->fastruns)
-		RunCounterFinish(&fx->rc);
-	else if (fx->runs)
-	{
-		FlushPending(fx, Max(fx->runlen, 1));
-		fx->runlen = 0;
-	}
-}
-
-static int
-CompareStatFirst(const void *a, const void *b)
-{
-	const FeatureStat *x = (const FeatureStat *) a;
-	const FeatureStat *y = (const FeatureStat *) b;
-
-	return x->first < y->first ? -1 : (x->first > y->first ? 1 : 0);
-}
-
-/* The distinct features, in no particular order. */
-static FeatureStat *
-CollectStats(FeatureExtractor *fx, int64 *nstats)
-{
-	FeatureStat *stats = palloc(sizeof(FeatureStat) * Max(fx->table->members, 1));
-	featuretab_iterator it;
-	FeatureEntry *e;
-	int64		n = 0;
-
-	featuretab_start_iterate(fx->table, &it);
-	while ((e = featuretab_iterate(fx->table, &it)) != NULL)
-		stats[n++] = e->stat;
-	*nstats = n;
-	return stats;
+	WeigherFinish(&fx->w);
 }
 
 /*
  * The run counter that single words may be added to directly (hash and
- * run break, instead of FeatureExtractorAddToken), or NULL when the options
- * need the tokens themselves.
+ * run break, instead of FeatureExtractorAddToken), or NULL when the
+ * options need the tokens themselves.
  */
 RunCounter *
 FeatureExtractorRunCounter(FeatureExtractor *fx)
 {
-	return fx->fastruns ? &fx->rc : NULL;
+	return fx->rc;
 }
 
 /*
@@ -528,66 +220,7 @@ FeatureExtractorRunCounter(FeatureExtractor *fx)
 TfCounter *
 FeatureExtractorTfCounter(FeatureExtractor *fx)
 {
-	if (fx->counting || fx->opts.weighting != WEIGHTING_TF ||
-		fx->opts.kind == FEATURES_CHARS || fx->opts.n != 1)
-		return NULL;
-	return &fx->tf;
-}
-
-/*
- * Sets the weight of each of the n distinct features in stats: its weight
- * under the weighting, capped (see CapTable in weights.h).  The cap
- * applies to the first SIMHASH_CAP_FEATURES features in order of first
- * occurrence only, so stats is sorted that way when it has more.  The
- * total of weighting log is summed in hash order, like the fingerprint.
- */
-static void
-CapStats(FeatureExtractor *fx, FeatureStat *stats, int64 n)
-{
-	Weighting	weighting = fx->opts.weighting;
-	int64		firstuncapped = Min(n, SIMHASH_CAP_FEATURES);
-
-	if (n > SIMHASH_CAP_FEATURES)
-		qsort(stats, n, sizeof(FeatureStat), CompareStatFirst);
-	if (weighting == WEIGHTING_LOG)
-	{
-		HashWeight *sorted = palloc(sizeof(HashWeight) * Max(n, 1));
-		double		total = 0.0;
-		double		cap;
-
-		for (int64 i = 0; i < n; i++)
-		{
-			sorted[i].hash = stats[i].hash;
-			sorted[i].weight = UncappedWeight(weighting, &stats[i]);
-		}
-		if (n > 1)
-			qsort(sorted, n, sizeof(HashWeight), CompareHashWeight);
-		for (int64 i = 0; i < n; i++)
-			total += sorted[i].weight;
-		cap = CapOfLog(total);
-		for (int64 i = 0; i < n; i++)
-		{
-			double		w = UncappedWeight(weighting, &stats[i]);
-
-			stats[i].weight = i < firstuncapped ? Min(w, cap) : w;
-		}
-		pfree(sorted);
-	}
-	else
-	{
-		int64		total = 0;
-		int64		cap;
-
-		for (int64 i = 0; i < n; i++)
-			total += (int64) UncappedWeight(weighting, &stats[i]);
-		cap = CapOf(weighting, total);
-		for (int64 i = 0; i < n; i++)
-		{
-			int64		w = (int64) UncappedWeight(weighting, &stats[i]);
-
-			stats[i].weight = (double) (i < firstuncapped ? Min(w, cap) : w);
-		}
-	}
+	return WeigherTfCounter(&fx->w);
 }
 
 /*
@@ -597,65 +230,8 @@ CapStats(FeatureExtractor *fx, FeatureStat *stats, int64 n)
 bool
 FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 {
-	FeatureStat *stats;
-	int64		n;
-	bool		ok;
-
 	FinishShort(fx);
-	if (!fx->counting)
-	{
-		LaneCounter *lanes = &fx->tf.lanes;
-		int64		cap;
-
-		LaneCounterFlush(lanes);
-		LaneCounterFlush(&fx->capped);
-		WideLaneCounterFlush(&fx->weighted);
-		LaneCounterFlush(&fx->rc.capped);
-		WideLaneCounterFlush(&fx->rc.weighted);
-		for (int bit = 0; bit < SIMHASH_BITS; bit++)
-			lanes->ones[bit] += SIMHASH_RUN_CAP * fx->capped.ones[bit] +
-				fx->weighted.ones[bit] +
-				SIMHASH_RUN_CAP * fx->rc.capped.ones[bit] +
-				fx->rc.weighted.ones[bit];
-		lanes->total += SIMHASH_RUN_CAP * fx->capped.total + fx->weighted.total +
-			SIMHASH_RUN_CAP * fx->rc.capped.total + fx->rc.weighted.total;
-		/* one of the two tables holds the totals; the other is unused */
-		cap = CapOf(fx->opts.weighting, lanes->total);
-		if (fx->rc.cap.entries)
-			CapTableApply(&fx->rc.cap, cap, lanes->ones, &lanes->total);
-		if (fx->tf.cap.entries)
-			CapTableApply(&fx->tf.cap, cap, lanes->ones, &lanes->total);
-		return LaneCounterResult(lanes, result);
-	}
-
-	stats = CollectStats(fx, &n);
-	CapStats(fx, stats, n);
-	if (fx->opts.weighting == WEIGHTING_LOG)
-	{
-		HashWeight *pairs = palloc(sizeof(HashWeight) * Max(n, 1));
-
-		for (int64 i = 0; i < n; i++)
-		{
-			pairs[i].hash = stats[i].hash;
-			pairs[i].weight = stats[i].weight;
-		}
-		ok = FingerprintWeightedPairs(pairs, n, result);
-		pfree(pairs);
-	}
-	else
-	{
-		/* integer weights: exact, so the order does not matter */
-		LaneCounter lanes;
-
-		LaneCounterInit(&lanes);
-		for (int64 i = 0; i < n; i++)
-		{
-			LaneCounterAddWeighted(&lanes, stats[i].hash, (int64) stats[i].weight);
-		}
-		ok = LaneCounterResult(&lanes, result);
-	}
-	pfree(stats);
-	return ok;
+	return WeigherResult(&fx->w, result);
 }
 
 /*
@@ -665,13 +241,7 @@ FeatureExtractorResult(FeatureExtractor *fx, uint64 *result)
 FeatureStat *
 FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats)
 {
-	FeatureStat *stats;
-
-	Assert(fx->introspect);
 	FinishShort(fx);
-	stats = CollectStats(fx, nstats);
-	qsort(stats, *nstats, sizeof(FeatureStat), CompareStatFirst);
-	CapStats(fx, stats, *nstats);
-	return stats;
+	return WeigherStats(&fx->w, nstats);
 }
 

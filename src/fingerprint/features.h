@@ -9,18 +9,6 @@
 
 typedef struct FeatureExtractor FeatureExtractor;
 
-/* One distinct feature of a document, for weighting and introspection. */
-typedef struct FeatureStat
-{
-	uint64		hash;
-	int64		count;			/* occurrences */
-	int64		runweight;		/* sum of the run weights of the occurrences */
-	int64		first;			/* sequence number of the first occurrence */
-	double		weight;			/* its weight, capped (FeatureExtractorStats) */
-	char	   *text;			/* the feature (introspection only) */
-	int			textlen;
-} FeatureStat;
-
 extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
 												bool introspect, int64 textbytes);
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,

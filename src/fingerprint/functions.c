@@ -5,8 +5,9 @@
  *	  caller brings (text[], text[] with float8[] weights, bigint[] hashes,
  *	  the aggregate simhash_agg) and simhash_algorithm_version().
  *
- * Text handling is in tokenizer.c, features in features.c,
- * bit accumulation in lanes.c, options in options.c.
+ * The pipeline behind simhash(text) (README.md in this folder): the
+ * tokenizer (tokenizer*.c), features.c, weights.c, lanes.c; the options
+ * are in options.c.
  *
  * Encodings: features are hashed as UTF-8 whatever the database encoding,
  * so fingerprints are the same in every database.  In a database that is

@@ -7,6 +7,10 @@
 
 #include "type/simhash.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /*
  * Byte-lane counter of unit-weight features (lanes.c).  Each
  * 64-bit feature hash is spread over 64 byte lanes held in 8 words: lane
@@ -81,6 +85,46 @@ typedef struct WideLaneCounter
 } WideLaneCounter;
 
 extern void WideLaneCounterFlush(WideLaneCounter *c);
+
+/* Adds a feature of weight w (1 to SIMHASH_RUN_CAP). */
+static inline void
+WideLaneCounterAdd(WideLaneCounter *c, uint64 hash, int64 w)
+{
+	if (c->pending + w > 65535)
+		WideLaneCounterFlush(c);
+#if defined(__SSE2__)
+	{
+		/* slot s of bytes holds byte s of the hash, as 16 bits */
+		__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) hash),
+											  _mm_setzero_si128());
+		__m128i		weight = _mm_set1_epi16((short) w);
+
+#define WIDE_LANE_ADD(j) \
+		do { \
+			__m128i		bit = _mm_set1_epi16((short) (1 << (j))); \
+			__m128i		set = _mm_cmpeq_epi16(_mm_and_si128(bytes, bit), bit); \
+			__m128i	   *lane = (__m128i *) c->lanes[j]; \
+			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane), \
+												 _mm_and_si128(set, weight))); \
+		} while (0)
+		WIDE_LANE_ADD(0);
+		WIDE_LANE_ADD(1);
+		WIDE_LANE_ADD(2);
+		WIDE_LANE_ADD(3);
+		WIDE_LANE_ADD(4);
+		WIDE_LANE_ADD(5);
+		WIDE_LANE_ADD(6);
+		WIDE_LANE_ADD(7);
+#undef WIDE_LANE_ADD
+	}
+#else
+	for (int j = 0; j < 8; j++)
+		for (int slot = 0; slot < 8; slot++)
+			if ((hash >> (8 * slot + j)) & 1)
+				c->lanes[j][slot] += (uint16) w;
+#endif
+	c->pending += w;
+}
 
 /* A feature hash with a real-valued weight. */
 typedef struct HashWeight

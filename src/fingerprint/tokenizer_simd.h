@@ -1,11 +1,13 @@
 /*
  * fingerprint/tokenizer_simd.h
- *	  The SIMD ASCII fast path (classification pass and token loop), written
- *	  once.  tokenizer.c includes this file for SSE2 (16 bytes, part
- *	  of the x86-64 baseline), for AVX2 (32 bytes) and for AVX-512 (whose
- *	  classification and per-word token step are written apart), the last
- *	  two compiled with target attributes and chosen at run time when the
- *	  CPU has them.  All give exactly the same bitmaps, tokens and counts.
+ *	  The SIMD kernel of the tokenizer (classification pass and token loop),
+ *	  written once: each of tokenizer_sse2.c (16 bytes, part of the x86-64
+ *	  baseline), tokenizer_avx2.c (32 bytes) and tokenizer_avx512.c (whose
+ *	  classification, per-word token step and hashing are written apart)
+ *	  defines the macros below and includes this file once; the last two
+ *	  are compiled with target attributes and chosen at run time when the
+ *	  CPU has them.  All give exactly the same tokens as SegmentAsciiScalar
+ *	  (test/t/022_tokenizer_kernels.pl compares them).
  *
  * Before including it, define:
  *	  SEGMENT_FUNC		the name of the token loop to define
@@ -15,7 +17,7 @@
  *	  WORD_TOKENS		optional: takes the tokens of a word of the bitmaps
  *						when it can (see TokensOfWordAvx512)
  *	  RUN_VEC, RUN_N	vector type and number of vectors that hold the 8
- *						words of RunCounter.run
+ *						words of the run's lanes (RunCounterRunLanes)
  *	  RUN_LOAD(p), RUN_STORE(p, v)
  *	  RUN_ADD(run, hash) add the bits of hash to the byte lanes in run[]
  * and, to define a classification pass from vectors of VW bytes:
@@ -26,8 +28,8 @@
  *	  V_BITS(v)			one bit per byte of v (0 or 0xff), as a uint64
  *	  V_PREV1(v, prev)	the VW bytes before those of v: v moved up by one
  *						byte, the last byte of prev in front
- * It undefines them all at the end.
  */
+#include "fingerprint/tokenizer_batch.h"
 
 /* bytes in [lo, lo + n), by a signed compare after moving lo to -128 */
 #define V_RANGE(v, lo, n) \
@@ -139,7 +141,7 @@ CLASSIFY_FUNC(const char *s, int32 len, bool numbers, int32 nblocks, char *lower
  * words of the bitmaps are collected first, then hashed (HashTokens), then
  * counted in text order.
  */
-static SEGMENT_TARGET void
+SEGMENT_TARGET void
 SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 {
 	int32		nwords = PrepareBitmaps(st, len);
@@ -157,8 +159,8 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 	TokenBatch	batch;
 
 	/*
-	 * The current run's byte lanes and length (RunCounter's run and runlen)
-	 * stay in registers while words are added to the run; they go back to
+	 * The current run's byte lanes and length stay in registers while words
+	 * are added to the run (the fused path of weights.h); they go back to
 	 * rc when a run ends or reaches the cap, and at the end.
 	 */
 	RUN_VEC		run[RUN_N];
@@ -169,15 +171,15 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		if (rc) \
 		{ \
 			for (int r_ = 0; r_ < RUN_N; r_++) \
-				run[r_] = RUN_LOAD((const RUN_VEC *) rc->run + r_); \
-			runlen = rc->runlen; \
+				run[r_] = RUN_LOAD((const RUN_VEC *) RunCounterRunLanes(rc) + r_); \
+			runlen = RunCounterRunLength(rc); \
 		} \
 	} while (0)
 #define SPILL_RUN() \
 	do { \
 		for (int r_ = 0; r_ < RUN_N; r_++) \
-			RUN_STORE((RUN_VEC *) rc->run + r_, run[r_]); \
-		rc->runlen = runlen; \
+			RUN_STORE((RUN_VEC *) RunCounterRunLanes(rc) + r_, run[r_]); \
+		RunCounterSetRunLength(rc, runlen); \
 	} while (0)
 
 	memset(run, 0, sizeof(run));
@@ -280,8 +282,8 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 					if (runlen < SIMHASH_RUN_CAP)
 					{
 						SPILL_RUN();
-						RunCounterClose(rc, runlen, runlen);
-						memset(run, 0, sizeof(run));	/* as rc->run now */
+						RunCounterEndRun(rc);
+						memset(run, 0, sizeof(run));	/* as rc's lanes now */
 					}
 					runlen = 0;
 				}
@@ -298,9 +300,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				fit = Min(batch.n, i + (SIMHASH_RUN_CAP - 1 - (int32) runlen));
 				while (j < fit && !batch.newrun[j])
 					j++;
-				/* the weight cap's totals: as CapTableAddRunWord does */
-				memcpy(rc->cap.run + rc->cap.nrun, batch.hash + i, (j - i) * sizeof(uint64));
-				rc->cap.nrun += j - i;
+				RunCounterAddToRun(rc, batch.hash + i, j - i);
 				runlen += j - i;
 				for (; i < j; i++)
 					RUN_ADD(run, batch.hash[i]);
@@ -324,29 +324,3 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 #undef LOAD_RUN
 #undef SPILL_RUN
 }
-
-#undef V_RANGE
-#undef CLASSIFY_FUNC
-#undef CLASSIFY_CALL
-#undef VEC
-#undef VW
-#undef V_LOAD
-#undef V_STORE
-#undef V_ZERO
-#undef V_SET1
-#undef V_OR
-#undef V_AND
-#undef V_ADD8
-#undef V_EQ8
-#undef V_LT8
-#undef V_BITS
-#undef V_PREV1
-#undef SEGMENT_FUNC
-#undef HASH_TOKENS
-#undef WORD_TOKENS
-#undef SEGMENT_TARGET
-#undef RUN_VEC
-#undef RUN_N
-#undef RUN_LOAD
-#undef RUN_STORE
-#undef RUN_ADD

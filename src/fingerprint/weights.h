@@ -1,6 +1,6 @@
 /*
  * fingerprint/weights.h
- *	  Weighting: each feature's weight (runs, tf) and the weight cap, feeding the lanes.
+ *	  Weighting: each feature's weight (runs, tf) and the weight cap, feeding the lanes (weights.c).
  */
 #ifndef SIMHASH_FP_WEIGHTS_H
 #define SIMHASH_FP_WEIGHTS_H
@@ -8,12 +8,8 @@
 #include "fingerprint/options.h"
 #include "fingerprint/lanes.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 /*
- * The weight cap of algorithm version 3 (lanes.c): a distinct
+ * The weight cap of algorithm version 3 (weights.c): a distinct
  * feature (by its 64-bit hash) whose total weight in a document exceeds
  *		cap = max(ceil(9 * W / 200), M)
  * weighs cap instead, where W is the sum of the weights of all the
@@ -130,6 +126,14 @@ CapTableAddRunWord(CapTable *t, uint64 hash)
 	t->run[t->nrun++] = hash;
 }
 
+/* n words of a run shorter than SIMHASH_RUN_CAP so far, in order. */
+static pg_attribute_always_inline void
+CapTableAddRunWords(CapTable *t, const uint64 *hash, int32 n)
+{
+	memcpy(t->run + t->nrun, hash, n * sizeof(uint64));
+	t->nrun += n;
+}
+
 /*
  * The current run ended with weight w: each of its words weighs w.  The
  * room for the run's words is checked once: if they may not all fit, they
@@ -241,6 +245,57 @@ RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
 	}
 }
 
+/*
+ * The fused path of the tokenizer's SIMD kernels, which hash the words of
+ * the default options themselves and add them a stretch of one run at a
+ * time, holding the current run in registers meanwhile.  Together these
+ * do what RunCounterAdd does for each word:
+ *	- RunCounterRunLanes(rc): the current run's byte lanes, 8 words of 64
+ *	  bits (word k, byte b counts bit 8 * b + k of the words' hashes, at
+ *	  most 63 each), and RunCounterRunLength(rc) its length in words.  A
+ *	  caller that keeps copies writes both back (RunCounterSetRunLength)
+ *	  before any other call on rc;
+ *	- RunCounterAddToRun(rc, hash, n): n more words of the current run,
+ *	  which stays shorter than SIMHASH_RUN_CAP; the caller adds their bits
+ *	  to the lanes itself (and to its length);
+ *	- RunCounterEndRun(rc): a run break after a run shorter than
+ *	  SIMHASH_RUN_CAP, whose lanes and length are written back; the lanes
+ *	  are zero afterwards.
+ * A word that makes the run SIMHASH_RUN_CAP words long, or longer, goes
+ * through RunCounterAdd, as does a run break after such a run.
+ */
+static pg_attribute_always_inline uint64 *
+RunCounterRunLanes(RunCounter *rc)
+{
+	return rc->run;
+}
+
+static pg_attribute_always_inline int64
+RunCounterRunLength(const RunCounter *rc)
+{
+	return rc->runlen;
+}
+
+static pg_attribute_always_inline void
+RunCounterSetRunLength(RunCounter *rc, int64 runlen)
+{
+	rc->runlen = runlen;
+}
+
+static pg_attribute_always_inline void
+RunCounterAddToRun(RunCounter *rc, const uint64 *hash, int32 n)
+{
+	CapTableAddRunWords(&rc->cap, hash, n);
+}
+
+static pg_attribute_always_inline void
+RunCounterEndRun(RunCounter *rc)
+{
+	Assert(rc->runlen < SIMHASH_RUN_CAP);
+	RunCounterClose(rc, rc->runlen, rc->runlen);
+	rc->runlen = 0;
+}
+
 /* Ends the last run. */
 static inline void
 RunCounterFinish(RunCounter *rc)
@@ -248,6 +303,133 @@ RunCounterFinish(RunCounter *rc)
 	if (rc->runlen > 0 && rc->runlen < SIMHASH_RUN_CAP)
 		RunCounterClose(rc, rc->runlen, rc->runlen);
 	rc->runlen = 0;
+}
+
+/*
+ * One distinct feature of a document, for weighting and introspection
+ * (weighting binary and log, simhash_features).
+ */
+typedef struct FeatureStat
+{
+	uint64		hash;
+	int64		count;			/* occurrences */
+	int64		runweight;		/* sum of the run weights of the occurrences */
+	int64		first;			/* sequence number of the first occurrence */
+	double		weight;			/* its weight, capped (WeigherStats) */
+	char	   *text;			/* the feature (introspection only) */
+	int			textlen;
+} FeatureStat;
+
+/*
+ * The weights stage of one document (weights.c): each occurrence of a
+ * feature, by its hash, is weighted and counted here.
+ *	  - tf and runs, without introspection, count in lanes as the features
+ *		come, and keep each feature's total in a CapTable for the cap;
+ *		single words weighted runs go to rc (RunCounter), which needs no
+ *		memory of the run, other features weighted runs wait in pending
+ *		until their run's length is known;
+ *	  - binary, log and introspection keep a table of the distinct
+ *		features (FeatureStat) and weigh them at the end.
+ * The features stage tells it where the tokens' runs break
+ * (WeigherToken); the fused path of the tokenizer adds single words
+ * straight to rc or tf (WeigherRunCounter, WeigherTfCounter).
+ */
+typedef struct Weigher
+{
+	Weighting	weighting;
+	bool		counting;		/* the table of distinct features needed? */
+	bool		introspect;		/* keep the text of each feature? */
+	bool		runs;			/* weighting runs */
+	bool		singlewords;	/* the features are single words */
+	bool		fastruns;		/* runs of single words without counting:
+								 * counted by rc as they come */
+	TfCounter	tf;				/* tf and runs without counting; its cap
+								 * table serves both */
+	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
+								 * counted once each (multiplied at the end) */
+	WideLaneCounter weighted;	/* runs: features of other weights */
+	RunCounter	rc;
+	struct featuretab_hash *table;	/* counting */
+	int64		seq;			/* features counted so far */
+
+	/* weighting runs: the current run and its features not yet counted */
+	int64		runlen;			/* tokens in the current run */
+	uint64	   *pending;		/* hashes of its features (while short) */
+	char	  **pendingtext;	/* and their text (introspection) */
+	int		   *pendinglen;
+	int			npending;
+	int			pendingcap;
+} Weigher;
+
+extern void WeigherInit(Weigher *w, Weighting weighting, bool introspect,
+						bool singlewords, int64 textbytes);
+extern void WeigherAddSlow(Weigher *w, uint64 hash, const char *feature, int len);
+extern void WeigherRunToken(Weigher *w, bool newrun);
+extern void WeigherFinish(Weigher *w);
+extern bool WeigherResult(Weigher *w, uint64 *result);
+extern FeatureStat *WeigherStats(Weigher *w, int64 *nstats);
+
+/*
+ * One occurrence of the feature feature[0..len) of hash hash (the text is
+ * read only with introspection).  Under weighting runs, WeigherToken must
+ * have been told of the token the feature ends with.
+ */
+static inline void
+WeigherAdd(Weigher *w, uint64 hash, const char *feature, int len)
+{
+	if (likely(!w->runs && !w->counting))
+	{
+		TfCounterAdd(&w->tf, hash);
+		w->seq++;
+	}
+	else if (w->runs && w->runlen < SIMHASH_RUN_CAP && !w->introspect &&
+			 w->npending < w->pendingcap)
+	{
+		/* waits for its run's length (WeigherAddSlow) */
+		w->pending[w->npending] = hash;
+		w->pendingtext[w->npending] = NULL;
+		w->pendinglen[w->npending] = len;
+		w->npending++;
+	}
+	else
+		WeigherAddSlow(w, hash, feature, len);
+}
+
+/*
+ * The next token, with newrun if a run break stood before it; its features
+ * follow.  (Needed only by weighting runs.)
+ */
+static inline void
+WeigherToken(Weigher *w, bool newrun)
+{
+	if (!w->runs)
+		return;
+	/* inline unless the run ends or reaches the cap (WeigherRunToken) */
+	if (!(newrun && w->runlen > 0) && w->runlen + 1 != SIMHASH_RUN_CAP)
+		w->runlen++;
+	else
+		WeigherRunToken(w, newrun);
+}
+
+/*
+ * The run counter that single words may be added to directly (hash and
+ * run break: RunCounterAdd, or the fused path), or NULL when the
+ * features need more.
+ */
+static inline RunCounter *
+WeigherRunCounter(Weigher *w)
+{
+	return w->fastruns ? &w->rc : NULL;
+}
+
+/*
+ * The counter that single words of weighting tf may be added to directly
+ * (their hash, with TfCounterAdd), or NULL when the features need more.
+ */
+static inline TfCounter *
+WeigherTfCounter(Weigher *w)
+{
+	return w->singlewords && !w->counting && w->weighting == WEIGHTING_TF ? &w->tf : NULL;
 }
 
 #endif							/* SIMHASH_FP_WEIGHTS_H */

@@ -23,40 +23,10 @@
 
 #include "common/pg_lzcompress.h"
 #include "fingerprint/toast_decode.h"
+#include "fuzz_common.h"
 
 static int	(*lz4_compress) (const char *src, char *dst, int srcSize, int dstCapacity);
 static int	(*lz4_decompress) (const char *src, char *dst, int srcSize, int dstCapacity);
-
-static uint64 rng_state;
-
-/*
- * toast_decode.c is compiled as backend code (it includes c.h, not
- * postgres_fe.h): in an assert-enabled build its Assert()s call this.
- */
-extern void ExceptionalCondition(const char *conditionName, const char *errorType,
-								 const char *fileName, int lineNumber) pg_attribute_noreturn();
-
-void
-ExceptionalCondition(const char *conditionName, const char *errorType,
-					 const char *fileName, int lineNumber)
-{
-	fprintf(stderr, "%s(\"%s\", File: \"%s\", Line: %d)\n",
-			errorType, conditionName, fileName, lineNumber);
-	abort();
-}
-
-static uint32
-rnd(void)
-{
-	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32) (rng_state >> 33);
-}
-
-static uint32
-rnd_below(uint32 n)
-{
-	return n ? rnd() % n : 0;
-}
 
 /* Random input of one of several shapes. */
 static int32

@@ -1,0 +1,290 @@
+/*
+ * fingerprint/tokenizer_avx512.c
+ *	  The AVX-512 kernel of the tokenizer: tokenizer_simd.h with its own
+ *	  classification pass (a block of 64 bytes per vector), token step (a
+ *	  word of the bitmaps at a time) and hashing (eight tokens at a time),
+ *	  compiled with a target attribute (no -march flag) and chosen by
+ *	  simhash.simd = auto when the CPU has the AVX-512 subsets it needs.
+ */
+#include "fingerprint/tokenizer_batch.h"
+
+#ifdef USE_AVX2_SEGMENTER
+
+/* Code for CPUs with the AVX-512 subsets of cpu_has_avx512. */
+#define AVX512_TARGET __attribute__((target("avx2,bmi,bmi2,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512vbmi2")))
+
+/*
+ * HashTokens with AVX-512, eight tokens at a time.  Each lane reads the 8
+ * bytes at the token's start and the 8 bytes that end at its end (lower
+ * must have 8 readable bytes before and after the span: LOWER_PAD), from
+ * which it computes both XXH3's hash of 1-3 bytes and that of 4-8 bytes and keeps
+ * the one for its length; longer tokens (about 1 in 9 words) are hashed
+ * one by one.  The same values as XXH3_64bits: the formulas are those of
+ * XXH3_len_1to3_64b (combined bytes, XXH64's avalanche) and
+ * XXH3_len_4to8_64b (rrmxmx), with the default secret and seed 0.
+ */
+static AVX512_TARGET void
+HashTokensAvx512(const char *lower, TokenBatch *b)
+{
+	const __m512i flip13 = _mm512_set1_epi64((int64) (XXH_readLE32(XXH3_kSecret) ^
+													 XXH_readLE32(XXH3_kSecret + 4)));
+	const __m512i flip48 = _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 8) ^
+													 XXH_readLE64(XXH3_kSecret + 16)));
+	const __m512i prime2 = _mm512_set1_epi64((int64) XXH_PRIME64_2);
+	const __m512i prime3 = _mm512_set1_epi64((int64) XXH_PRIME64_3);
+	const __m512i rrmxmx = _mm512_set1_epi64((int64) UINT64CONST(0x9FB21C651E98DF25));
+	const __m512i byte = _mm512_set1_epi64(0xff);
+
+	for (int32 i = 0; i < b->n; i += 8)
+	{
+		__mmask8	live = b->n - i >= 8 ? 0xff : (__mmask8) ((1u << (b->n - i)) - 1);
+		__m256i		off = _mm256_maskz_loadu_epi32(live, b->off + i);
+		__m256i		len32 = _mm256_maskz_loadu_epi32(live, b->len + i);
+		__m512i		len = _mm512_cvtepi32_epi64(len32);
+		__m512i		head = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), live,
+													   off, lower, 1);
+		__m512i		tail = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), live,
+													   _mm256_add_epi32(off, _mm256_sub_epi32(len32, _mm256_set1_epi32(8))),
+													   lower, 1);
+		__m512i		c1,
+					c2,
+					c3,
+					h13,
+					h48;
+		__mmask8	longer;
+
+		/* 1-3 bytes: first, middle (byte len / 2) and last byte, and len */
+		c1 = _mm512_and_si512(head, byte);
+		c2 = _mm512_and_si512(_mm512_srlv_epi64(head, _mm512_slli_epi64(_mm512_srli_epi64(len, 1), 3)), byte);
+		c3 = _mm512_srli_epi64(tail, 56);
+		h13 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi64(c1, 16), _mm512_slli_epi64(c2, 24)),
+							  _mm512_or_si512(c3, _mm512_slli_epi64(len, 8)));
+		h13 = _mm512_xor_si512(h13, flip13);
+		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 33));
+		h13 = _mm512_mullo_epi64(h13, prime2);
+		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 29));
+		h13 = _mm512_mullo_epi64(h13, prime3);
+		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 32));
+
+		/* 4-8 bytes: the first 4 bytes (high half) and the last 4 (low) */
+		h48 = _mm512_add_epi64(_mm512_srli_epi64(tail, 32), _mm512_slli_epi64(head, 32));
+		h48 = _mm512_xor_si512(h48, flip48);
+		h48 = _mm512_xor_si512(h48, _mm512_xor_si512(_mm512_rol_epi64(h48, 49),
+													 _mm512_rol_epi64(h48, 24)));
+		h48 = _mm512_mullo_epi64(h48, rrmxmx);
+		h48 = _mm512_xor_si512(h48, _mm512_add_epi64(_mm512_srli_epi64(h48, 35), len));
+		h48 = _mm512_mullo_epi64(h48, rrmxmx);
+		h48 = _mm512_xor_si512(h48, _mm512_srli_epi64(h48, 28));
+
+		_mm512_mask_storeu_epi64(b->hash + i, live,
+								 _mm512_mask_blend_epi64(_mm512_cmple_epi64_mask(len, _mm512_set1_epi64(3)),
+														 h48, h13));
+		longer = _mm512_mask_cmpgt_epi64_mask(live, len, _mm512_set1_epi64(8));
+		while (longer)
+		{
+			int32		j = i + __builtin_ctz(longer);
+
+			longer &= longer - 1;
+			b->hash[j] = XXH3_64bits(lower + b->off[j], (size_t) b->len[j]);
+		}
+	}
+}
+
+/*
+ * The classification pass of tokenizer_simd.h with AVX-512: a block of 64
+ * bytes is one vector and each comparison gives a bitmap word directly; the bytes that end a run come
+ * from a 128-entry table (vpermb) instead of a lookup per punctuation byte.
+ * The same bitmaps and lower-cased bytes.  Each block also loads the 64
+ * bytes one before it, for the "equal to the byte before" bits; masked
+ * loads read nothing outside s[0..len) (the byte before the span counts as
+ * 0, as in the other variants).
+ */
+static AVX512_TARGET void
+ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char *lower,
+					 uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
+{
+	const __m512i c20 = _mm512_set1_epi8(0x20);
+	/* AF_BREAK of the ASCII bytes, as bytes 1 or 0 */
+	const __m512i breaks_lo = _mm512_loadu_si512(ascii_breaks_run);
+	const __m512i breaks_hi = _mm512_loadu_si512(ascii_breaks_run + 64);
+	uint64		prev_ahl = 0,
+				prev_dig = 0,
+				prev_eq = 0;
+
+	StaticAssertStmt(sizeof(bool) == 1, "ascii_breaks_run is a table of bytes");
+
+#define LOWER_CASE(v) \
+	_mm512_mask_blend_epi8(_mm512_cmplt_epu8_mask(_mm512_sub_epi8(_mm512_or_si512(v, c20), \
+																  _mm512_set1_epi8('a')), \
+												  _mm512_set1_epi8(26)), \
+						   v, _mm512_or_si512(v, c20))
+	for (int32 b = 0; b < nblocks; b++)
+	{
+		int32		i0 = b * 64;
+		int32		rest = len - i0;
+		uint64		valid = rest >= 64 ? ~UINT64CONST(0) : (UINT64CONST(1) << rest) - 1;
+		/* bytes i0 - 1 + k that lie in s[0..len) */
+		uint64		validprev = (rest >= 63 ? ~UINT64CONST(0) : (UINT64CONST(1) << (rest + 1)) - 1) &
+			(i0 == 0 ? ~UINT64CONST(1) : ~UINT64CONST(0));
+		__m512i		v = _mm512_maskz_loadu_epi8(valid, s + i0);
+		__m512i		lo = LOWER_CASE(v);
+		__m512i		before = LOWER_CASE(_mm512_maskz_loadu_epi8(validprev, s + i0 - 1));
+		uint64		alpha = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(_mm512_or_si512(v, c20),
+																   _mm512_set1_epi8('a')),
+												   _mm512_set1_epi8(26)),
+					digit = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('0')),
+												   _mm512_set1_epi8(10)),
+					at = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('@')),
+					ml = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.')) |
+			_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\'')),
+					w = alpha | digit | at | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('_')),
+					ahl = alpha | at,
+					midn = ml | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(',')) |
+			_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(';')),
+					eq = _mm512_cmpeq_epi8_mask(lo, before);
+
+		_mm512_storeu_si512(lower + i0, lo);
+		w |= JoinedMids(s, len, i0, ml, midn, ahl, digit, &prev_ahl, &prev_dig);
+
+		word[b] = w;
+		keep[b] = alpha | (numbers ? digit : 0);
+		run4[b] = eq & ((eq << 1) | (prev_eq >> 63)) & ((eq << 2) | (prev_eq >> 62)) & valid;
+		prev_eq = eq;
+		/* ascii_breaks_run[byte] (bit 6 picks the half; bytes >= 128 are none) */
+		brk[b] = _mm512_test_epi8_mask(_mm512_permutex2var_epi8(breaks_lo, v, breaks_hi),
+									   _mm512_set1_epi8(1)) &
+			~_mm512_movepi8_mask(v) & valid;
+	}
+#undef LOWER_CASE
+}
+
+/*
+ * The tests that let a word of the fast path's bitmaps (64 bytes at base)
+ * take its tokens without a per-token branch (TokensOfWordAvx512): none of
+ * its tokens holds a long run and all are kept.  A token is kept if it holds
+ * a keep bit; adding the keep bits to w carries into the bit after the
+ * token's end, so the 65-bit sum has that bit set for every kept
+ * token.  Also sets *firsts to the starts of the tokens that end in this
+ * word and *open if the last one goes on into the next word.  (Any token
+ * that began in an earlier word has been taken out of ends already.)
+ */
+static pg_attribute_always_inline bool
+WordTokensSimple(uint64 w, uint64 starts, uint64 ends, uint64 kw, uint64 r4,
+				 int32 base, uint64 *firsts, int32 *open)
+{
+	uint64		sum = w + (kw & w);
+	uint64		above = (sum >> 1) | ((uint64) (sum < w) << 63);	/* bits 1..64 */
+
+	if ((r4 & w) != 0 || (above & ends) != ends)
+		return false;
+	*firsts = starts;
+	if (__builtin_popcountll(starts) > __builtin_popcountll(ends))
+	{
+		/* the last token goes on in the next word */
+		int			last = 63 - __builtin_clzll(starts);
+
+		*firsts ^= UINT64CONST(1) << last;
+		*open = base + last;
+	}
+	return true;
+}
+
+/*
+ * The start bits (of firsts) of the tokens that follow a run break: those
+ * with a break bit in the gap before them, found by adding the gap's break
+ * bits to ~w (the carry lands on the token's first bit); the first token
+ * also if newrun (a break before this word).
+ */
+static pg_attribute_always_inline uint64
+BrokenStarts(uint64 w, uint64 gapbrk, uint64 firsts, bool newrun)
+{
+	return ((~w + gapbrk) & firsts) | (newrun ? firsts & -firsts : 0);
+}
+
+/* Whether a break bit lies after the last token ending in this word. */
+static pg_attribute_always_inline bool
+BreakAfterLast(uint64 gapbrk, uint64 ends)
+{
+	return (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
+}
+
+/*
+ * WORD_TOKENS of the AVX-512 token loop: when WordTokensSimple allows,
+ * appends the tokens of the word to b and updates *newrun and *open as the
+ * per-token loop would; else returns false and does nothing.  The tokens'
+ * first and last bytes are the positions of the set bits, in order
+ * (vpcompressb of 0 .. 63; at most 32 of each), stored 16 at a time.
+ * (The same without AVX-512, one token at a time from the bitmaps, was
+ * measured no faster than the per-token loop.)
+ */
+static AVX512_TARGET pg_attribute_always_inline bool
+TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 gapbrk,
+				   uint64 kw, uint64 r4, int32 base, bool *newrun, int32 *open)
+{
+	const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52,
+										 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+										 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28,
+										 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+										 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
+										 1, 0);
+	int			n = __builtin_popcountll(ends);
+	uint64		firsts,
+				broken;
+	__m512i		sp,
+				ep;
+
+	if (!WordTokensSimple(w, starts, ends, kw, r4, base, &firsts, open))
+		return false;
+	if (n == 0)
+	{
+		*newrun |= gapbrk != 0;
+		return true;
+	}
+	/* bit j: a break stands before token j */
+	broken = _pext_u64(BrokenStarts(w, gapbrk, firsts, *newrun), firsts);
+	*newrun = BreakAfterLast(gapbrk, ends);
+	sp = _mm512_maskz_compress_epi8(firsts, iota);
+	ep = _mm512_maskz_compress_epi8(ends, iota);
+	for (int half = 0; half < 2 && 16 * half < n; half++)
+	{
+		__m512i		s32 = _mm512_cvtepu8_epi32(half ? _mm512_extracti32x4_epi32(sp, 1) :
+											   _mm512_castsi512_si128(sp));
+		__m512i		e32 = _mm512_cvtepu8_epi32(half ? _mm512_extracti32x4_epi32(ep, 1) :
+											   _mm512_castsi512_si128(ep));
+		__mmask16	live = n - 16 * half >= 16 ? 0xffff : (__mmask16) ((1u << (n - 16 * half)) - 1);
+
+		_mm512_mask_storeu_epi32(b->off + b->n + 16 * half, live,
+								 _mm512_add_epi32(s32, _mm512_set1_epi32(base)));
+		_mm512_mask_storeu_epi32(b->len + b->n + 16 * half, live,
+								 _mm512_add_epi32(_mm512_sub_epi32(e32, s32), _mm512_set1_epi32(1)));
+	}
+	StaticAssertStmt(sizeof(bool) == 1, "newrun is stored as bytes");
+	_mm512_mask_storeu_epi8(b->newrun + b->n, (UINT64CONST(1) << n) - 1,
+							_mm512_maskz_set1_epi8(broken, 1));
+	b->n += n;
+	return true;
+}
+
+/*
+ * The same with AVX-512 where the CPU has it: ClassifyBlocksAvx512,
+ * TokensOfWordAvx512 for the tokens of most words, HashTokensAvx512; the
+ * run lanes as in the AVX2 variant.
+ */
+#define SEGMENT_FUNC	SegmentAsciiAvx512
+#define HASH_TOKENS		HashTokensAvx512
+#define CLASSIFY_CALL	ClassifyBlocksAvx512
+#define WORD_TOKENS		TokensOfWordAvx512
+#define SEGMENT_TARGET	AVX512_TARGET
+/* run lanes 0 .. 7 in one vector: hash >> k in lane k */
+#define RUN_VEC			__m512i
+#define RUN_N			1
+#define RUN_LOAD(p)		_mm512_loadu_si512(p)
+#define RUN_STORE(p, v)	_mm512_storeu_si512(p, v)
+#define RUN_ADD(run, hash) \
+	((run)[0] = _mm512_add_epi64((run)[0], \
+		_mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64((int64) (hash)), \
+										   _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)), \
+						 _mm512_set1_epi8(1))))
+#include "fingerprint/tokenizer_simd.h"
+
+#endif							/* USE_AVX2_SEGMENTER */

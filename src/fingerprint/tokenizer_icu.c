@@ -1,0 +1,253 @@
+/*
+ * fingerprint/tokenizer_icu.c
+ *	  The tokenizer's ICU path: NFKC_Casefold normalization and word
+ *	  segmentation of whatever is not plain ASCII, and the character
+ *	  properties the rest of the tokenizer asks ICU about (run breaks, safe
+ *	  cuts, isolated punctuation).
+ *
+ * See tokenizer.c for the tokens (algorithm version 3).  ICU's objects are
+ * opened once per backend, on first use (ICU allocates them with malloc).
+ */
+#include "fingerprint/tokenizer_kernel.h"
+
+#include <unicode/ubrk.h>
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+#include <unicode/unorm2.h>
+#include <unicode/ustring.h>
+#include <unicode/utf8.h>
+#include <unicode/utf16.h>
+#include <unicode/uversion.h>
+
+static const UNormalizer2 *nfkc_cf = NULL;
+static UBreakIterator *word_iter = NULL;
+
+/*
+ * Does c, found between two kept tokens, end a run of text (for weighting
+ * runs)?  Spaces, digits, and what sentence segmentation continues a
+ * sentence with (commas, colons, semicolons, dashes, quotes, brackets) do
+ * not; line breaks, sentence terminators, symbols and everything else do.
+ */
+bool
+RunBreakSlow(UChar32 c)
+{
+	if (u_isdigit(c))
+		return false;
+	switch (u_getIntPropertyValue(c, UCHAR_SENTENCE_BREAK))
+	{
+		case U_SB_SP:
+		case U_SB_SCONTINUE:
+		case U_SB_CLOSE:
+		case U_SB_EXTEND:
+		case U_SB_FORMAT:
+			return false;
+		default:
+			return true;
+	}
+}
+
+/* Opens the ICU objects on first use. */
+void
+IcuOpen(void)
+{
+	UErrorCode	status = U_ZERO_ERROR;
+
+	if (word_iter != NULL)
+		return;
+	nfkc_cf = unorm2_getNFKCCasefoldInstance(&status);
+	if (U_FAILURE(status))
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("could not open the ICU NFKC_Casefold normalizer: %s",
+						u_errorName(status))));
+	word_iter = ubrk_open(UBRK_WORD, "", NULL, 0, &status);
+	if (U_FAILURE(status))
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("could not open the ICU word break iterator: %s",
+						u_errorName(status))));
+}
+
+/* Major version of the ICU library loaded (not the headers built against). */
+int
+IcuMajorVersion(void)
+{
+	UVersionInfo v;
+
+	u_getVersion(v);
+	return v[0];
+}
+
+/*
+ * Is c punctuation that UAX #29 (as ICU tailors it) never joins to anything
+ * and that NFKC_Casefold leaves alone?  Word_Break Other, and outside
+ * complex context: ICU's word rules join complex-context characters
+ * (Line_Break SA) to their neighbours as letters, punctuation among them too
+ * (Tai Tham U+1AA0..U+1AAD, Tai Viet U+AADE..U+AADF).
+ */
+static bool
+PunctOnItsOwn(UChar32 c)
+{
+	UChar		mapping[8];
+	UErrorCode	status = U_ZERO_ERROR;
+
+	return (U_GET_GC_MASK(c) & U_GC_P_MASK) != 0 &&
+		u_getIntPropertyValue(c, UCHAR_WORD_BREAK) == U_WB_OTHER &&
+		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) != U_LB_COMPLEX_CONTEXT &&
+		unorm2_getDecomposition(nfkc_cf, c, mapping, 8, &status) < 0;
+}
+
+/*
+ * Can a chunk end right after c?  Only after whitespace, or punctuation on
+ * its own (above).  The ASCII fast path cuts at the same places.
+ */
+bool
+SafeToCutAfter(UChar32 c)
+{
+	if (c < 0)
+		return false;
+	if (c < 128)
+		return ascii_class[c] == AC_SPACE ||
+			(ascii_class[c] == AC_OTHER && c != '@');
+	return u_isUWhiteSpace(c) || PunctOnItsOwn(c);
+}
+
+/* Can a chunk start with c?  Not with anything that attaches backwards. */
+bool
+SafeToCutBefore(UChar32 c)
+{
+	int32		wb;
+
+	if (c < 0)
+		return false;
+	if (c < 128)
+		return true;
+	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
+	if (wb == U_WB_EXTEND || wb == U_WB_FORMAT || wb == U_WB_ZWJ)
+		return false;
+	return unorm2_hasBoundaryBefore(nfkc_cf, c);
+}
+
+/*
+ * Is c punctuation that is a word of its own wherever it stands, as long as
+ * what follows it is not an Extend, Format or ZWJ character, and that
+ * normalization leaves alone?  Such a character (curly quotes, dashes and
+ * the ellipsis of English text) needs no ICU: UAX #29 breaks before and
+ * after a character of Word_Break Other (WB999; WB3c joins only
+ * Extended_Pictographic, excluded, after a ZWJ); ICU's rules treat complex
+ * context (Thai, Tai Tham ...) specially, so only the Common script
+ * outside Line_Break Complex_Context qualifies; NFKC_Casefold maps it to
+ * itself and does not compose it with what precedes it, and being neither
+ * letter nor digit it is never kept.  All it can do is end a run.
+ */
+bool
+IsolatedPunct(UChar32 c)
+{
+	/* the answers for a few recent characters (“ and ” alternate) */
+	static UChar32 cached_c[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1};
+	static bool cached_result[16];
+	int			slot = c & 15;
+	bool		result;
+	UErrorCode	status = U_ZERO_ERROR;
+
+	if (cached_c[slot] == c)
+		return cached_result[slot];
+	result = c >= 0x80 && PunctOnItsOwn(c) &&
+		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
+		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
+		!u_isalpha(c) && !u_isdigit(c) &&
+		unorm2_hasBoundaryBefore(nfkc_cf, c);
+	cached_c[slot] = c;
+	cached_result[slot] = result;
+	return result;
+}
+
+static void
+CheckIcu(UErrorCode status, const char *what)
+{
+	if (U_FAILURE(status))
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("ICU %s failed: %s", what, u_errorName(status))));
+}
+
+/* Normalizes and segments a chunk with ICU. */
+void
+SegmentIcu(SegmentState *st, const char *s, int32 len)
+{
+	UErrorCode status = U_ZERO_ERROR;
+	int32		n16;
+	int32		nnorm;
+	int32		start,
+				end,
+				prev_end = -1;
+
+	Reserve((void **) &st->utf16, &st->utf16cap, len + 1, sizeof(UChar));
+	u_strFromUTF8WithSub(st->utf16, st->utf16cap, &n16, s, len, 0xFFFD, NULL, &status);
+	CheckIcu(status, "conversion from UTF-8");
+
+	Reserve((void **) &st->norm, &st->normcap, n16 + n16 / 2 + 16, sizeof(UChar));
+	nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	if (status == U_BUFFER_OVERFLOW_ERROR)
+	{
+		status = U_ZERO_ERROR;
+		Reserve((void **) &st->norm, &st->normcap, nnorm + 1, sizeof(UChar));
+		nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	}
+	CheckIcu(status, "normalization");
+
+	Reserve((void **) &st->token, &st->tokencap, 3 * nnorm + 4, 1);
+	ubrk_setText(word_iter, st->norm, nnorm, &status);
+	CheckIcu(status, "word segmentation");
+
+	start = ubrk_first(word_iter);
+	for (end = ubrk_next(word_iter); end != UBRK_DONE;
+		 start = end, end = ubrk_next(word_iter))
+	{
+		int32		i = start;
+		int32		toklen = 0;
+		bool		keep = false;
+		UChar32		last = -1;
+		int			run = 0;
+
+		while (i < end)
+		{
+			UChar32		c;
+
+			U16_NEXT(st->norm, i, end, c);
+			if (!keep && (u_isalpha(c) || (st->numbers && u_isdigit(c))))
+				keep = true;
+			if (c == last)
+			{
+				if (++run > MAX_RUN)
+					continue;
+			}
+			else
+			{
+				last = c;
+				run = 1;
+			}
+			U8_APPEND_UNSAFE(st->token, toklen, c);
+		}
+		if (keep)
+		{
+			FeatureExtractorAddToken(st->fx, st->token, toklen,
+									 start != prev_end, st->newrun);
+			st->newrun = false;
+			prev_end = end;
+		}
+		else
+		{
+			for (i = start; i < end;)
+			{
+				UChar32		c;
+
+				U16_NEXT(st->norm, i, end, c);
+				st->newrun |= RunBreak(c);
+			}
+		}
+	}
+	/* don't leave ICU pointing into memory about to be freed */
+	ubrk_setText(word_iter, NULL, 0, &status);
+}

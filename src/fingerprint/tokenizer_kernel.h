@@ -1,0 +1,173 @@
+/*
+ * fingerprint/tokenizer_kernel.h
+ *	  Internals of the tokenizer shared by its files: a document's working
+ *	  state, the ASCII tables and the interface of the ASCII kernels.
+ *
+ * tokenizer.c (the driver) cuts the text into spans and gives each ASCII
+ * stretch to one kernel, each other piece to ICU (tokenizer_icu.c).  The
+ * kernels give exactly the same tokens:
+ *	  SegmentAsciiScalar	tokenizer_ascii.c, the reference, byte at a time
+ *	  SegmentAsciiSse2		tokenizer_sse2.c, 16 bytes at a time
+ *	  SegmentAsciiAvx2		tokenizer_avx2.c, 32 bytes at a time
+ *	  SegmentAsciiAvx512	tokenizer_avx512.c, 64 bytes at a time, and
+ *							its own token and hashing steps
+ * The three SIMD kernels share tokenizer_simd.h.  ChooseAsciiKernel picks
+ * one per document from simhash.simd and the CPU.
+ */
+#ifndef SIMHASH_FP_TOKENIZER_KERNEL_H
+#define SIMHASH_FP_TOKENIZER_KERNEL_H
+
+#include "fingerprint/tokenizer.h"
+
+#include <unicode/utypes.h>
+
+/*
+ * On x86-64 the SIMD kernels exist: SSE2 is part of the x86-64 baseline
+ * (no -march flag is needed); AVX2 and AVX-512 are compiled with target
+ * attributes and chosen at run time when the CPU has the instructions.
+ * Elsewhere only the scalar kernel does.
+ */
+#if defined(__SSE2__)
+#define USE_SSE2_SEGMENTER
+#include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#define USE_AVX2_SEGMENTER
+#include <immintrin.h>
+#endif
+#endif
+
+/*
+ * Marks the symbols below as internal to the module: not exported, so
+ * that the code addresses the tables directly, without the indirection
+ * through the global offset table that exported data of a shared library
+ * costs (1 % of the scalar kernel's instructions).
+ */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define TOKENIZER_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define TOKENIZER_INTERNAL
+#endif
+
+/* Longest run of one code point kept inside a token. */
+#define MAX_RUN			3
+
+/* Classes of ASCII characters under ICU's word break rules. */
+enum
+{
+	AC_OTHER = 0,				/* always breaks before and after */
+	AC_LETTER,					/* ALetter: A-Z, a-z and (ICU) '@' */
+	AC_DIGIT,					/* Numeric */
+	AC_EXTEND,					/* ExtendNumLet: '_' */
+	AC_MIDNUMLET,				/* MidNumLet and Single_Quote: '.', '\'' */
+	AC_MIDNUM,					/* MidNum: ',', ';' */
+	AC_SPACE,					/* White_Space */
+	AC_STICKY					/* '"' (Double_Quote, joins Hebrew letters) */
+};
+
+/* Flags of bytes for the ASCII kernels (bytes >= 128 have none). */
+#define AF_WORD			0x01	/* letter, digit, '_' or '@' */
+#define AF_ALPHA		0x02	/* A-Z, a-z: makes a token kept */
+#define AF_DIGIT		0x04	/* 0-9 */
+#define AF_AHLETTER		0x08	/* ALetter: A-Z, a-z, '@' */
+#define AF_MIDLETTER	0x10	/* may join two letters: '.', '\'' */
+#define AF_MIDNUM		0x20	/* may join two digits: '.', '\'', ',', ';' */
+#define AF_BREAK		0x40	/* ends a run */
+
+/* The ASCII tables (tokenizer_ascii.c), set by AsciiTablesInit. */
+extern TOKENIZER_INTERNAL uint8 ascii_class[128];
+extern TOKENIZER_INTERNAL bool ascii_breaks_run[128];	/* RunBreak of each ASCII character */
+extern TOKENIZER_INTERNAL uint8 ascii_flags[256];
+extern TOKENIZER_INTERNAL unsigned char ascii_lower[256];
+
+typedef struct SegmentState SegmentState;
+
+/*
+ * An ASCII kernel: segments the ASCII span s[0..len), whose ends are safe
+ * cuts, like ICU would, and passes the kept tokens on in order (see
+ * SegmentState); reads st->breaks and leaves it for the caller to clear.
+ */
+typedef void (*AsciiKernel) (SegmentState *st, const char *s, int32 len);
+
+/* Working buffers of one document. */
+struct SegmentState
+{
+	FeatureExtractor *fx;
+	/*
+	 * Where a kernel passes the kept tokens: with the default options
+	 * (single words weighted runs) their hashes go to rc directly, without
+	 * FeatureExtractorAddToken; the same with tf for words weighted tf;
+	 * else the tokens go to fx.  The scalar kernel always uses fx.
+	 */
+	RunCounter *rc;
+	TfCounter  *tf;
+	AsciiKernel ascii;			/* the kernel, chosen per document */
+	bool		numbers;
+	bool		newrun;			/* a run break since the last kept token? */
+	char	   *token;			/* a token in UTF-8 */
+	int32		tokencap;
+	UChar	   *utf16;
+	int32		utf16cap;
+	UChar	   *norm;
+	int32		normcap;
+	/* isolated punctuation in the ASCII span that ends a run */
+	int32	   *breaks;			/* offsets of its first bytes, ascending */
+	int32		nbreaks;
+	int32		breakcap;
+#ifdef USE_SSE2_SEGMENTER
+	/* SIMD kernels: the span lower-cased, and bitmaps of its bytes */
+	char	   *lower;			/* the span lower-cased: lowerbuf + LOWER_PAD */
+	char	   *lowerbuf;
+	int32		lowercap;
+	uint64	   *masks;			/* MASK_KINDS bitmaps of nmaskwords words */
+	int32		maskcap;
+#endif
+};
+
+/* Makes *buf hold at least need units of size elem (contents are lost). */
+static inline void
+Reserve(void **buf, int32 *cap, int32 need, Size elem)
+{
+	if (*cap >= need)
+		return;
+	if (*buf)
+		pfree(*buf);
+	*cap = Max(need, 2 * *cap);
+	*buf = palloc((Size) *cap * elem);
+}
+
+/* tokenizer_ascii.c */
+extern TOKENIZER_INTERNAL void AsciiTablesInit(void);
+extern TOKENIZER_INTERNAL AsciiKernel ChooseAsciiKernel(int simd);
+extern TOKENIZER_INTERNAL void SegmentAsciiScalar(SegmentState *st, const char *s, int32 len);
+
+/* tokenizer_sse2.c, tokenizer_avx2.c, tokenizer_avx512.c */
+#ifdef USE_SSE2_SEGMENTER
+extern TOKENIZER_INTERNAL void SegmentAsciiSse2(SegmentState *st, const char *s, int32 len);
+#endif
+#ifdef USE_AVX2_SEGMENTER
+/* the CPU features each needs; for tests that call the kernels directly */
+extern TOKENIZER_INTERNAL bool AsciiKernelAvx2Supported(void);
+extern TOKENIZER_INTERNAL bool AsciiKernelAvx512Supported(void);
+extern TOKENIZER_INTERNAL void SegmentAsciiAvx2(SegmentState *st, const char *s, int32 len);
+extern TOKENIZER_INTERNAL void SegmentAsciiAvx512(SegmentState *st, const char *s, int32 len);
+#endif
+
+/* tokenizer_icu.c */
+extern TOKENIZER_INTERNAL void IcuOpen(void);
+extern TOKENIZER_INTERNAL void SegmentIcu(SegmentState *st, const char *s, int32 len);
+extern TOKENIZER_INTERNAL bool RunBreakSlow(UChar32 c);
+extern TOKENIZER_INTERNAL bool SafeToCutAfter(UChar32 c);
+extern TOKENIZER_INTERNAL bool SafeToCutBefore(UChar32 c);
+extern TOKENIZER_INTERNAL bool IsolatedPunct(UChar32 c);
+
+/*
+ * Does c, found between two kept tokens, end a run of text (for weighting
+ * runs)?  See RunBreakSlow.
+ */
+static inline bool
+RunBreak(UChar32 c)
+{
+	return c < 128 ? ascii_breaks_run[c] : RunBreakSlow(c);
+}
+
+#endif							/* SIMHASH_FP_TOKENIZER_KERNEL_H */

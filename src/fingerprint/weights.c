@@ -1,0 +1,655 @@
+/*
+ * fingerprint/weights.c
+ *	  Weighting, the third stage of simhash(text): each occurrence of a
+ *	  feature weighted (runs, tf, binary, log) and the weight cap, counted
+ *	  into the lanes.  The fast paths of its structures (CapTable,
+ *	  RunCounter, TfCounter, WeigherAdd) are inline in weights.h; their slow
+ *	  paths and the general path (Weigher) are here.
+ *
+ * Weightings: runs (the default) counts every occurrence with the length of
+ * the run of text its token belongs to, at most SIMHASH_RUN_CAP words; a run
+ * ends at a line break, a sentence terminator, a symbol such as | or ·, or
+ * any other character that does not continue a sentence (see RunBreakSlow
+ * in tokenizer_icu.c).  Prose sits in long runs; navigation, meta lines
+ * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
+ * short ones, so a page's template weighs less than its body: the benchmark
+ * (README) measured the gain on mirrored pages.  tf counts every occurrence
+ * 1.  Both count in byte lanes as the features come (runs waits for at most
+ * one run of fewer than SIMHASH_RUN_CAP tokens), and keep each distinct
+ * feature's total in a CapTable for the weight cap, which bounds it to the
+ * first SIMHASH_CAP_FEATURES distinct features.  binary and log weigh each
+ * distinct feature once, which needs a table of all the distinct features.
+ *
+ * Then every weighting caps each distinct feature's total weight at a share
+ * of the document's total (see CapTable in weights.h): a word such as
+ * "the" or "的" weighs 6 to 8 % of a typical page, and that same lean on
+ * every page brings unrelated pages of one template within a few bits.
+ *
+ * The cap: the lanes count every occurrence as it comes, the table keeps
+ * each feature's total, and at the end the weight above the cap of the few
+ * features that exceed it is taken out of the per-bit sums again.  Integer
+ * sums are exact, so this equals summing the capped weights.
+ */
+#include "fingerprint/weights.h"
+
+#include <math.h>
+
+#include "utils/memutils.h"
+
+/*
+ * Slots of the backend's retained CapTable: documents of up to about
+ * 4,096 distinct features (a long web page) never allocate a table.  The
+ * retained table is zero outside a call; a call uses a prefix of it sized
+ * from the text's length, grows within it in place, and on leaving clears
+ * only the slots it used.  A larger table, or one for a second table live
+ * at the same time, is allocated in the call's memory context.
+ */
+#define CAP_TABLE_RETAINED 8192
+/* Smallest first table: 4 kB. */
+#define CAP_TABLE_MIN 256
+
+static struct
+{
+	CapEntry   *entries;		/* CAP_TABLE_RETAINED + 1 entries, or NULL */
+	uint32	   *used;			/* CAP_TABLE_RETAINED / 2 slots */
+	CapTable   *owner;			/* the table using it, or NULL */
+} retained;
+
+static uint32
+CapLimit(uint32 slots)
+{
+	return Min(slots / 2, SIMHASH_CAP_FEATURES);
+}
+
+/* Gives the retained table back once its members' entries are zero. */
+static void
+CapTableGiveBack(CapTable *t)
+{
+	Assert(t->retained && retained.owner == t);
+	t->entries[t->mask + 1] = (CapEntry) {0, 0};
+	t->retained = false;
+	t->entries = NULL;
+	t->used = NULL;
+	retained.owner = NULL;
+}
+
+/* Clears the slots t used in the retained table and gives it back. */
+static void
+CapTableRelease(CapTable *t)
+{
+	for (int32 k = 0; k < t->members; k++)
+		t->entries[t->used[k]] = (CapEntry) {0, 0};
+	CapTableGiveBack(t);
+}
+
+/* Reset callback of the call's context: a call that ended in an error. */
+static void
+CapTableReleaseCallback(void *arg)
+{
+	CapTable   *t = arg;
+
+	if (t->retained && retained.owner == t)
+		CapTableRelease(t);
+}
+
+/*
+ * Sets up t for a text of about textbytes bytes (a hint: distinct features
+ * take 14 bytes or more of English text, so slots = textbytes / 4 leave the
+ * table under a third full for nearly every text, where a probe seldom
+ * meets another feature's entry; growth, at half full, covers the rest).
+ * Taking the retained table registers a reset callback of the current
+ * memory context with t as its argument, so t must stay allocated until
+ * that context is reset or deleted.
+ */
+void
+CapTableInit(CapTable *t, int64 textbytes)
+{
+	uint32		slots = CAP_TABLE_MIN;
+
+	while (slots < CAP_TABLE_RETAINED && (int64) slots * 4 < textbytes)
+		slots *= 2;
+	t->mask = slots - 1;
+	t->members = 0;
+	t->limit = CapLimit(slots);
+	t->nrun = 0;
+	if (retained.owner == NULL)
+	{
+		if (retained.entries == NULL)
+		{
+			retained.entries = MemoryContextAllocZero(TopMemoryContext,
+													  sizeof(CapEntry) * (CAP_TABLE_RETAINED + 1));
+			retained.used = MemoryContextAlloc(TopMemoryContext,
+											   sizeof(uint32) * (CAP_TABLE_RETAINED / 2));
+		}
+		retained.owner = t;
+		t->retained = true;
+		t->entries = retained.entries;
+		t->used = retained.used;
+		t->release.func = CapTableReleaseCallback;
+		t->release.arg = t;
+		MemoryContextRegisterResetCallback(CurrentMemoryContext, &t->release);
+	}
+	else
+	{
+		/* slots + 1: the entry after the last absorbs features past the bound */
+		t->retained = false;
+		t->entries = palloc0(sizeof(CapEntry) * ((Size) slots + 1));
+		t->used = palloc(sizeof(uint32) * (slots / 2));
+	}
+}
+
+/*
+ * Doubles the table (in place within the retained table while it fits);
+ * the members keep their order in used.  Only members' slots are read:
+ * O(members).
+ */
+static void
+CapTableGrow(CapTable *t)
+{
+	uint32		slots = 2 * (t->mask + 1);
+	CapEntry   *saved = palloc(sizeof(CapEntry) * Max(t->members, 1));
+
+	/* no feature has overflowed yet: growth stops at the bound */
+	Assert(t->entries[t->mask + 1].weight == 0);
+	for (int32 k = 0; k < t->members; k++)
+		saved[k] = t->entries[t->used[k]];
+	if (t->retained && slots <= CAP_TABLE_RETAINED)
+	{
+		for (int32 k = 0; k < t->members; k++)
+			t->entries[t->used[k]] = (CapEntry) {0, 0};
+	}
+	else
+	{
+		if (t->retained)
+			CapTableRelease(t);
+		else
+		{
+			pfree(t->entries);
+			pfree(t->used);
+		}
+		t->entries = palloc0(sizeof(CapEntry) * ((Size) slots + 1));
+		t->used = palloc(sizeof(uint32) * (slots / 2));
+	}
+	t->mask = slots - 1;
+	t->limit = CapLimit(slots);
+	for (int32 k = 0; k < t->members; k++)
+	{
+		uint32		j = (uint32) saved[k].hash & t->mask;
+
+		while (t->entries[j].weight != 0)
+			j = (j + 1) & t->mask;
+		t->entries[j] = saved[k];
+		t->used[k] = j;
+	}
+	pfree(saved);
+}
+
+/*
+ * CapTableAdd when the table holds limit members: an existing feature
+ * adds to its total; a new one, past SIMHASH_CAP_FEATURES distinct
+ * features, goes to the overflow entry, never to be capped; else the table
+ * grows and takes it.
+ */
+void
+CapTableAddFull(CapTable *t, uint64 hash, int64 w)
+{
+	uint32		slot = (uint32) hash & t->mask;
+
+	Assert(t->members >= t->limit);
+	while (t->entries[slot].weight != 0)
+	{
+		if (t->entries[slot].hash == hash)
+		{
+			t->entries[slot].weight += w;
+			return;
+		}
+		slot = (slot + 1) & t->mask;
+	}
+	if (t->members >= SIMHASH_CAP_FEATURES)
+	{
+		t->entries[t->mask + 1].weight += w;
+		return;
+	}
+	CapTableGrow(t);
+	slot = (uint32) hash & t->mask;
+	while (t->entries[slot].weight != 0)
+		slot = (slot + 1) & t->mask;
+	t->entries[slot].hash = hash;
+	t->entries[slot].weight = w;
+	t->used[t->members++] = slot;
+}
+
+/* The cap of integer weighting weighting for a document of weight total. */
+int64
+CapOf(Weighting weighting, int64 total)
+{
+	int64		floor = weighting == WEIGHTING_RUNS ? SIMHASH_RUN_CAP : 1;
+
+	return Max((9 * total + 199) / 200, floor);
+}
+
+/* The cap of weighting log for a document of weight total. */
+double
+CapOfLog(double total)
+{
+	return Max(0.045 * total, 1.0);
+}
+
+/*
+ * Takes the weight above cap of every feature in t out of the per-bit sums
+ * ones (weight of the features with the bit set) and total.  Clears each
+ * member's entry once read (one pass over the members) and gives back the
+ * retained table: t is used up.
+ */
+void
+CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
+{
+	Assert(t->nrun == 0);
+	for (int32 k = 0; k < t->members; k++)
+	{
+		CapEntry   *e = &t->entries[t->used[k]];
+		uint64		hash = e->hash;
+		int64		excess = e->weight - cap;
+
+		*e = (CapEntry) {0, 0};
+		if (excess <= 0)
+			continue;
+		for (int bit = 0; bit < SIMHASH_BITS; bit++)
+			if ((hash >> bit) & 1)
+				ones[bit] -= excess;
+		*total -= excess;
+	}
+	if (t->retained)
+		CapTableGiveBack(t);
+}
+
+/* Adds the count words in run, each with weight w, and clears run. */
+void
+RunCounterClose(RunCounter *rc, int64 count, int64 w)
+{
+	WideLaneCounter *c = &rc->weighted;
+
+	CapTableRunEnd(&rc->cap, w);
+	if (count == 0)
+		return;
+	if (c->pending + count * w > 65535)
+		WideLaneCounterFlush(c);
+#if defined(__SSE2__)
+	{
+		__m128i		weight = _mm_set1_epi16((short) w);
+
+		for (int k = 0; k < 8; k++)
+		{
+			__m128i		bytes = _mm_unpacklo_epi8(_mm_cvtsi64_si128((int64) rc->run[k]),
+												  _mm_setzero_si128());
+			__m128i	   *lane = (__m128i *) c->lanes[k];
+
+			_mm_storeu_si128(lane, _mm_add_epi16(_mm_loadu_si128(lane),
+												 _mm_mullo_epi16(bytes, weight)));
+			rc->run[k] = 0;
+		}
+	}
+#else
+	for (int k = 0; k < 8; k++)
+	{
+		for (int b = 0; b < 8; b++)
+			c->lanes[k][b] += (uint16) (((rc->run[k] >> (8 * b)) & 0xff) * w);
+		rc->run[k] = 0;
+	}
+#endif
+	c->pending += count * w;
+}
+
+/*
+ * The general path of the weights stage (Weigher): every weighting, with
+ * or without introspection, for any features.
+ */
+
+/* Table of distinct features, keyed by their 64-bit hash. */
+typedef struct FeatureEntry
+{
+	uint64		hash;
+	char		status;
+	FeatureStat stat;
+} FeatureEntry;
+
+#define SH_PREFIX		featuretab
+#define SH_ELEMENT_TYPE FeatureEntry
+#define SH_KEY_TYPE		uint64
+#define SH_KEY			hash
+#define SH_HASH_KEY(tb, key) ((uint32) ((key) ^ ((key) >> 32)))
+#define SH_EQUAL(tb, a, b) ((a) == (b))
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/*
+ * Sets up w (zeroed) for features of weighting weighting in a text of
+ * about textbytes bytes (a hint for the size of the tables); singlewords
+ * says that the features are single words; with introspect, the text of
+ * every distinct feature is kept for WeigherStats.  w may hold a reset
+ * callback of the current memory context (CapTableInit): it must stay
+ * allocated until that context is reset or deleted.
+ */
+void
+WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
+			int64 textbytes)
+{
+	Assert(w->table == NULL && w->pending == NULL);
+	w->weighting = weighting;
+	w->introspect = introspect;
+	w->counting = introspect ||
+		(weighting != WEIGHTING_TF && weighting != WEIGHTING_RUNS);
+	w->runs = weighting == WEIGHTING_RUNS;
+	w->singlewords = singlewords;
+	w->fastruns = w->runs && !w->counting && singlewords;
+	/* zeroed: every counter starts at zero; buffers only where used */
+	if (w->runs && !w->fastruns)
+	{
+		w->pendingcap = 64;
+		w->pending = palloc(sizeof(uint64) * w->pendingcap);
+		w->pendingtext = palloc(sizeof(char *) * w->pendingcap);
+		w->pendinglen = palloc(sizeof(int) * w->pendingcap);
+	}
+	if (w->counting)
+		w->table = featuretab_create(CurrentMemoryContext, 1024, NULL);
+	else if (w->fastruns)
+		CapTableInit(&w->rc.cap, textbytes);
+	else
+		CapTableInit(&w->tf.cap, textbytes);
+}
+
+/* Weight of a feature before the cap, under a weighting. */
+static double
+UncappedWeight(Weighting weighting, const FeatureStat *stat)
+{
+	switch (weighting)
+	{
+		case WEIGHTING_TF:
+			return (double) stat->count;
+		case WEIGHTING_BINARY:
+			return 1.0;
+		case WEIGHTING_LOG:
+			return 1.0 + log((double) stat->count);
+		case WEIGHTING_RUNS:
+			return (double) stat->runweight;
+	}
+	return 0.0;
+}
+
+/* Counts one occurrence of a feature of weight weight (> 1 for runs only). */
+static inline void
+Count(Weigher *w, uint64 hash, int64 weight, const char *feature, int len)
+{
+	if (likely(!w->counting))
+	{
+		if (weight == SIMHASH_RUN_CAP && w->runs)
+			LaneCounterAdd(&w->capped, hash);
+		else if (w->runs)
+			WideLaneCounterAdd(&w->weighted, hash, weight);
+		else if (weight == 1)
+			LaneCounterAdd(&w->tf.lanes, hash);
+		else
+			LaneCounterAddWeighted(&w->tf.lanes, hash, weight);
+		CapTableAdd(&w->tf.cap, hash, weight);
+	}
+	else
+	{
+		bool		found;
+		FeatureEntry *e = featuretab_insert(w->table, hash, &found);
+
+		if (!found)
+		{
+			e->stat.hash = hash;
+			e->stat.count = 0;
+			e->stat.runweight = 0;
+			e->stat.first = w->seq;
+			e->stat.text = NULL;
+			e->stat.textlen = 0;
+			if (w->introspect)
+			{
+				e->stat.text = palloc(len + 1);
+				memcpy(e->stat.text, feature, len);
+				e->stat.text[len] = '\0';
+				e->stat.textlen = len;
+			}
+		}
+		e->stat.count++;
+		e->stat.runweight += weight;
+	}
+	w->seq++;
+}
+
+/* Counts the features of the current run, each with weight weight. */
+static void
+FlushPending(Weigher *w, int64 weight)
+{
+	for (int i = 0; i < w->npending; i++)
+	{
+		Count(w, w->pending[i], weight, w->pendingtext[i], w->pendinglen[i]);
+		if (w->pendingtext[i])
+			pfree(w->pendingtext[i]);
+	}
+	w->npending = 0;
+}
+
+/*
+ * WeigherAdd but for tf without counting.  Under weighting runs, a feature
+ * weighs the length of the run of its (last) token, known only when the
+ * run ends or reaches SIMHASH_RUN_CAP tokens; until then it waits in
+ * pending.
+ */
+void
+WeigherAddSlow(Weigher *w, uint64 hash, const char *feature, int len)
+{
+	if (likely(!w->runs))
+		Count(w, hash, 1, feature, len);
+	else if (w->runlen >= SIMHASH_RUN_CAP)
+		Count(w, hash, SIMHASH_RUN_CAP, feature, len);
+	else
+	{
+		if (w->npending == w->pendingcap)
+		{
+			w->pendingcap *= 2;
+			w->pending = repalloc(w->pending, sizeof(uint64) * w->pendingcap);
+			w->pendingtext = repalloc(w->pendingtext, sizeof(char *) * w->pendingcap);
+			w->pendinglen = repalloc(w->pendinglen, sizeof(int) * w->pendingcap);
+		}
+		w->pending[w->npending] = hash;
+		w->pendingtext[w->npending] = w->introspect ? pnstrdup(feature, len) : NULL;
+		w->pendinglen[w->npending] = len;
+		w->npending++;
+	}
+}
+
+/* WeigherToken under weighting runs (but for single words without counting). */
+void
+WeigherRunToken(Weigher *w, bool newrun)
+{
+	Assert(w->runs && !w->fastruns);
+	if (newrun && w->runlen > 0)
+	{
+		FlushPending(w, w->runlen);
+		w->runlen = 0;
+	}
+	if (++w->runlen == SIMHASH_RUN_CAP)
+		FlushPending(w, SIMHASH_RUN_CAP);
+}
+
+/* The document ends: ends the last run. */
+void
+WeigherFinish(Weigher *w)
+{
+	if (w->fastruns)
+		RunCounterFinish(&w->rc);
+	else if (w->runs)
+	{
+		FlushPending(w, Max(w->runlen, 1));
+		w->runlen = 0;
+	}
+}
+
+static int
+CompareStatFirst(const void *a, const void *b)
+{
+	const FeatureStat *x = (const FeatureStat *) a;
+	const FeatureStat *y = (const FeatureStat *) b;
+
+	return x->first < y->first ? -1 : (x->first > y->first ? 1 : 0);
+}
+
+/* The distinct features, in no particular order. */
+static FeatureStat *
+CollectStats(Weigher *w, int64 *nstats)
+{
+	FeatureStat *stats = palloc(sizeof(FeatureStat) * Max(w->table->members, 1));
+	featuretab_iterator it;
+	FeatureEntry *e;
+	int64		n = 0;
+
+	featuretab_start_iterate(w->table, &it);
+	while ((e = featuretab_iterate(w->table, &it)) != NULL)
+		stats[n++] = e->stat;
+	*nstats = n;
+	return stats;
+}
+
+/*
+ * Sets the weight of each of the n distinct features in stats: its weight
+ * under the weighting, capped (see CapTable in weights.h).  The cap
+ * applies to the first SIMHASH_CAP_FEATURES features in order of first
+ * occurrence only, so stats is sorted that way when it has more.  The
+ * total of weighting log is summed in hash order, like the fingerprint.
+ */
+static void
+CapStats(Weigher *w, FeatureStat *stats, int64 n)
+{
+	Weighting	weighting = w->weighting;
+	int64		firstuncapped = Min(n, SIMHASH_CAP_FEATURES);
+
+	if (n > SIMHASH_CAP_FEATURES)
+		qsort(stats, n, sizeof(FeatureStat), CompareStatFirst);
+	if (weighting == WEIGHTING_LOG)
+	{
+		HashWeight *sorted = palloc(sizeof(HashWeight) * Max(n, 1));
+		double		total = 0.0;
+		double		cap;
+
+		for (int64 i = 0; i < n; i++)
+		{
+			sorted[i].hash = stats[i].hash;
+			sorted[i].weight = UncappedWeight(weighting, &stats[i]);
+		}
+		if (n > 1)
+			qsort(sorted, n, sizeof(HashWeight), CompareHashWeight);
+		for (int64 i = 0; i < n; i++)
+			total += sorted[i].weight;
+		cap = CapOfLog(total);
+		for (int64 i = 0; i < n; i++)
+		{
+			double		w = UncappedWeight(weighting, &stats[i]);
+
+			stats[i].weight = i < firstuncapped ? Min(w, cap) : w;
+		}
+		pfree(sorted);
+	}
+	else
+	{
+		int64		total = 0;
+		int64		cap;
+
+		for (int64 i = 0; i < n; i++)
+			total += (int64) UncappedWeight(weighting, &stats[i]);
+		cap = CapOf(weighting, total);
+		for (int64 i = 0; i < n; i++)
+		{
+			int64		w = (int64) UncappedWeight(weighting, &stats[i]);
+
+			stats[i].weight = (double) (i < firstuncapped ? Min(w, cap) : w);
+		}
+	}
+}
+
+/*
+ * Sets *result to the fingerprint of the features counted (after
+ * WeigherFinish).  Returns false when there was none.
+ */
+bool
+WeigherResult(Weigher *w, uint64 *result)
+{
+	FeatureStat *stats;
+	int64		n;
+	bool		ok;
+
+	if (!w->counting)
+	{
+		LaneCounter *lanes = &w->tf.lanes;
+		int64		cap;
+
+		LaneCounterFlush(lanes);
+		LaneCounterFlush(&w->capped);
+		WideLaneCounterFlush(&w->weighted);
+		LaneCounterFlush(&w->rc.capped);
+		WideLaneCounterFlush(&w->rc.weighted);
+		for (int bit = 0; bit < SIMHASH_BITS; bit++)
+			lanes->ones[bit] += SIMHASH_RUN_CAP * w->capped.ones[bit] +
+				w->weighted.ones[bit] +
+				SIMHASH_RUN_CAP * w->rc.capped.ones[bit] +
+				w->rc.weighted.ones[bit];
+		lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
+			SIMHASH_RUN_CAP * w->rc.capped.total + w->rc.weighted.total;
+		/* one of the two tables holds the totals; the other is unused */
+		cap = CapOf(w->weighting, lanes->total);
+		if (w->rc.cap.entries)
+			CapTableApply(&w->rc.cap, cap, lanes->ones, &lanes->total);
+		if (w->tf.cap.entries)
+			CapTableApply(&w->tf.cap, cap, lanes->ones, &lanes->total);
+		return LaneCounterResult(lanes, result);
+	}
+
+	stats = CollectStats(w, &n);
+	CapStats(w, stats, n);
+	if (w->weighting == WEIGHTING_LOG)
+	{
+		HashWeight *pairs = palloc(sizeof(HashWeight) * Max(n, 1));
+
+		for (int64 i = 0; i < n; i++)
+		{
+			pairs[i].hash = stats[i].hash;
+			pairs[i].weight = stats[i].weight;
+		}
+		ok = FingerprintWeightedPairs(pairs, n, result);
+		pfree(pairs);
+	}
+	else
+	{
+		/* integer weights: exact, so the order does not matter */
+		LaneCounter lanes;
+
+		LaneCounterInit(&lanes);
+		for (int64 i = 0; i < n; i++)
+		{
+			LaneCounterAddWeighted(&lanes, stats[i].hash, (int64) stats[i].weight);
+		}
+		ok = LaneCounterResult(&lanes, result);
+	}
+	pfree(stats);
+	return ok;
+}
+
+/*
+ * The distinct features, in order of first occurrence, with their capped
+ * weights (after WeigherFinish); needs introspect.
+ */
+FeatureStat *
+WeigherStats(Weigher *w, int64 *nstats)
+{
+	FeatureStat *stats;
+
+	Assert(w->introspect);
+	stats = CollectStats(w, nstats);
+	qsort(stats, *nstats, sizeof(FeatureStat), CompareStatFirst);
+	CapStats(w, stats, *nstats);
+	return stats;
+}
