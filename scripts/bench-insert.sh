@@ -30,11 +30,7 @@ REPEAT=${BENCH_REPEAT:-3}
 NEW=${BENCH_NEW:-100000}
 
 build_install COPT="-O2"
-start_cluster "-c shared_buffers=3GB -c maintenance_work_mem=2GB -c work_mem=64MB \
-    -c max_parallel_maintenance_workers=0 -c max_parallel_workers_per_gather=0 \
-    -c jit=off -c synchronous_commit=off -c checkpoint_timeout=30min -c max_wal_size=20GB"
-
-psql_() { as_user "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
+start_bench_cluster 3GB
 
 say "setting up (sizes $SIZES, $REPEAT rounds of $NEW rows)"
 psql_ <<'SQL'

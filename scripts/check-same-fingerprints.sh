@@ -62,7 +62,6 @@ for i in range(20000):
 PY
 chown "$RUN_USER" "$WORK/docs.tsv"
 
-psql_() { as_user psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 psql_ <<SQL
 CREATE TABLE docs (id int, lang text, body text);
 \copy docs FROM '$WORK/docs.tsv'

@@ -127,3 +127,15 @@ start_cluster() {
     cat "$WORK/server.log" >&2
     die "could not start the cluster"
 }
+
+# Starts the index benchmarks' cluster: the data in memory (shared_buffers
+# $1), no parallel workers, JIT or checkpoints in the middle of a run, and
+# commits without waiting for the WAL flush.
+start_bench_cluster() {
+    start_cluster "-c shared_buffers=$1 -c maintenance_work_mem=2GB -c work_mem=64MB \
+        -c max_parallel_maintenance_workers=0 -c max_parallel_workers_per_gather=0 \
+        -c jit=off -c synchronous_commit=off -c checkpoint_timeout=30min -c max_wal_size=20GB"
+}
+
+# psql on the throwaway cluster as its owner, stopping at the first error.
+psql_() { as_user "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }

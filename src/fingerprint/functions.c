@@ -131,6 +131,23 @@ FingerprintDocument(FunctionCallInfo fcinfo, Datum document,
 }
 
 /*
+ * The options of a call of f(text) or f(text, features, n, weighting,
+ * numbers): the defaults, or the ones given.
+ */
+static FingerprintOptions
+OptionsOfCall(FunctionCallInfo fcinfo)
+{
+	FingerprintOptions opts;
+
+	if (PG_NARGS() == 1)
+		FingerprintOptionsDefault(&opts);
+	else
+		FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
+								PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
+	return opts;
+}
+
+/*
  * simhash(text) returns the fingerprint of the document with the default
  * options, or NULL when it has no feature.
  */
@@ -138,9 +155,8 @@ PG_FUNCTION_INFO_V1(simhash_text);
 Datum
 simhash_text(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts;
+	FingerprintOptions opts = OptionsOfCall(fcinfo);
 
-	FingerprintOptionsDefault(&opts);
 	return FingerprintDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 
@@ -149,10 +165,8 @@ PG_FUNCTION_INFO_V1(simhash_text_options);
 Datum
 simhash_text_options(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts;
+	FingerprintOptions opts = OptionsOfCall(fcinfo);
 
-	FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
-							PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
 	return FingerprintDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 
@@ -199,9 +213,8 @@ PG_FUNCTION_INFO_V1(simhash_features);
 Datum
 simhash_features(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts;
+	FingerprintOptions opts = OptionsOfCall(fcinfo);
 
-	FingerprintOptionsDefault(&opts);
 	return FeaturesOfDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 
@@ -209,10 +222,8 @@ PG_FUNCTION_INFO_V1(simhash_features_options);
 Datum
 simhash_features_options(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts;
+	FingerprintOptions opts = OptionsOfCall(fcinfo);
 
-	FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
-							PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
 	return FeaturesOfDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
 }
 

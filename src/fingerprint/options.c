@@ -19,36 +19,27 @@ FingerprintOptionsDefault(FingerprintOptions *opts)
 	opts->numbers = false;
 }
 
-const char *
-FeatureKindName(FeatureKind kind)
-{
-	switch (kind)
-	{
-		case FEATURES_WORDS:
-			return "words";
-		case FEATURES_SHINGLES:
-			return "shingles";
-		case FEATURES_CHARS:
-			return "chars";
-	}
-	return "?";
-}
+/* The SQL names of the feature kinds and weightings, by enum value. */
+static const char *const feature_kind_names[] = {
+	[FEATURES_WORDS] = "words",
+	[FEATURES_SHINGLES] = "shingles",
+	[FEATURES_CHARS] = "chars",
+};
+static const char *const weighting_names[] = {
+	[WEIGHTING_TF] = "tf",
+	[WEIGHTING_BINARY] = "binary",
+	[WEIGHTING_LOG] = "log",
+	[WEIGHTING_RUNS] = "runs",
+};
 
-const char *
-WeightingName(Weighting weighting)
+/* The index of name in names[0..n), or -1. */
+static int
+NameIndex(const char *const *names, int n, const char *name)
 {
-	switch (weighting)
-	{
-		case WEIGHTING_TF:
-			return "tf";
-		case WEIGHTING_BINARY:
-			return "binary";
-		case WEIGHTING_LOG:
-			return "log";
-		case WEIGHTING_RUNS:
-			return "runs";
-	}
-	return "?";
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
 }
 
 /* The n a kind gets when the caller passes 0. */
@@ -77,18 +68,15 @@ FingerprintOptionsParse(FingerprintOptions *opts, text *kind, int32 n,
 {
 	char	   *k = text_to_cstring(kind);
 	char	   *w = text_to_cstring(weighting);
+	int			kind_index = NameIndex(feature_kind_names, lengthof(feature_kind_names), k);
+	int			weighting_index = NameIndex(weighting_names, lengthof(weighting_names), w);
 
-	if (strcmp(k, "words") == 0)
-		opts->kind = FEATURES_WORDS;
-	else if (strcmp(k, "shingles") == 0)
-		opts->kind = FEATURES_SHINGLES;
-	else if (strcmp(k, "chars") == 0)
-		opts->kind = FEATURES_CHARS;
-	else
+	if (kind_index < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid feature kind \"%s\"", k),
 				 errhint("Valid feature kinds are \"words\", \"shingles\" and \"chars\".")));
+	opts->kind = (FeatureKind) kind_index;
 
 	if (n < 0 || n > SIMHASH_MAX_N)
 		ereport(ERROR,
@@ -98,19 +86,12 @@ FingerprintOptionsParse(FingerprintOptions *opts, text *kind, int32 n,
 						 SIMHASH_MAX_N)));
 	opts->n = n == 0 ? DefaultN(opts->kind) : n;
 
-	if (strcmp(w, "tf") == 0)
-		opts->weighting = WEIGHTING_TF;
-	else if (strcmp(w, "binary") == 0)
-		opts->weighting = WEIGHTING_BINARY;
-	else if (strcmp(w, "log") == 0)
-		opts->weighting = WEIGHTING_LOG;
-	else if (strcmp(w, "runs") == 0)
-		opts->weighting = WEIGHTING_RUNS;
-	else
+	if (weighting_index < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid weighting \"%s\"", w),
 				 errhint("Valid weightings are \"tf\", \"binary\", \"log\" and \"runs\".")));
+	opts->weighting = (Weighting) weighting_index;
 
 	opts->numbers = numbers;
 	pfree(k);

@@ -49,7 +49,5 @@ typedef struct FingerprintOptions
 extern void FingerprintOptionsDefault(FingerprintOptions *opts);
 extern void FingerprintOptionsParse(FingerprintOptions *opts, text *kind,
 									int32 n, text *weighting, bool numbers);
-extern const char *FeatureKindName(FeatureKind kind);
-extern const char *WeightingName(Weighting weighting);
 
 #endif							/* SIMHASH_FP_OPTIONS_H */
