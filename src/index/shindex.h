@@ -202,6 +202,22 @@ ShChunkEnd(const ShLayout *layout, int t, int c)
 	return Min(end, (uint32) 1 << layout->pbits[t]);
 }
 
+/*
+ * The probe plan of a radius search (probe.c, which states the pigeonhole
+ * argument behind it).  Computed from the layout, the radius and the
+ * index's size; the scan follows it and the cost estimate charges it.
+ */
+typedef struct ShProbePlan
+{
+	int			radius;			/* searched radius, 0..64 */
+	int			probe[SH_MAX_TABLES];	/* s_t: enumeration radius of table
+										 * t; negative: t is not probed */
+	double		nvalues[SH_MAX_TABLES]; /* prefixes enumerated in table t */
+	double		perTable;		/* bucket pages per table, at least 1 */
+	double		pages;			/* bucket pages the probes read: per table
+								 * Min(nvalues, perTable), summed */
+} ShProbePlan;
+
 /* handler.c */
 /* SimhashIndexInit: see index.h */
 extern void ShLayoutFromOptions(ShLayout *layout, int blocks, int fillfactor);
@@ -223,6 +239,14 @@ extern Buffer ShLockBucket(Relation index, const ShLayout *layout,
 						   int table, uint32 prefix, int mode);
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
+
+/* probe.c */
+extern void ShPlanProbes(ShProbePlan *plan, const ShLayout *layout, int radius,
+						 BlockNumber nblocks);
+extern bool ShProbesCostTable(const ShProbePlan *plan, double fullfactor);
+extern uint32 *ShEnumeratePrefixes(const ShProbePlan *plan,
+								   const ShLayout *layout, int t, uint32 prefix);
+extern double ShWithinProbability(int radius);
 
 /* build.c */
 extern IndexBuildResult *shbuild(Relation heap, Relation index,
@@ -258,8 +282,6 @@ extern void shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 extern bool shgettuple(IndexScanDesc scan, ScanDirection dir);
 extern int64 shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void shendscan(IndexScanDesc scan);
-extern void ShProbeRadii(const ShLayout *layout, int radius, int *probe);
-extern double ShCountProbes(int bits, int radius);
 
 /* vacuum.c */
 extern IndexBulkDeleteResult *shbulkdelete(IndexVacuumInfo *info,
@@ -274,7 +296,6 @@ extern void shcostestimate(PlannerInfo *root, IndexPath *path,
 						   double loop_count, Cost *indexStartupCost,
 						   Cost *indexTotalCost, Selectivity *indexSelectivity,
 						   double *indexCorrelation, double *indexPages);
-extern double ShWithinProbability(int radius);
 
 /* validate.c */
 extern bool shvalidate(Oid opclassoid);
