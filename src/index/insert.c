@@ -52,7 +52,7 @@
  *
  * Why the cached root slots are safe.  Inserts do not read the metapage for
  * every lookup: they copy its root slots into rd_amcache once and look up
- * through the copy, refreshing it when a lookup misses.  A copy can only be
+ * through the copy (ShLockBucket), refreshing it when a lookup misses.  A copy can only be
  * stale, never wrong, because (1) blocks are never freed, reused or retyped
  * while the relation file exists: a block that was a bucket of table t
  * stays one, and a directory page stays the directory page of its chunk (a
@@ -69,49 +69,6 @@
  * (TRUNCATE of a table created in the same transaction), and shbuild resets
  * the cache for that case.
  */
-
-/* Copies the metapage's root slots into the cache. */
-static void
-RefreshRoots(Relation index, ShAmCache *cache)
-{
-	Buffer		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
-	ShMetaPageData *meta;
-
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	meta = ShCheckMeta(index, BufferGetPage(buf));
-	memcpy(cache->dirmask, meta->dirmask, sizeof(cache->dirmask));
-	memcpy(cache->root, meta->root, sizeof(cache->root));
-	cache->roots_valid = true;
-	UnlockReleaseBuffer(buf);
-}
-
-/*
- * Returns the bucket of block table `table` that covers `prefix`, pinned and
- * exclusive-locked, found through the cached root slots (see above).
- */
-Buffer
-ShLockBucketForInsert(Relation index, ShAmCache *cache, int table, uint32 prefix)
-{
-	int			chunk = prefix >> SH_CHUNK_BITS;
-
-	for (int retries = 0;; retries++)
-	{
-		BlockNumber blkno;
-		Buffer		buf;
-
-		if (!cache->roots_valid)
-			RefreshRoots(index, cache);
-		blkno = cache->root[table][chunk];
-		if ((cache->dirmask[table] >> chunk) & 1)
-			blkno = ShDirectoryEntry(index, table, blkno, prefix);
-		buf = ShLockIfCovering(index, table, blkno, prefix, BUFFER_LOCK_EXCLUSIVE);
-		if (BufferIsValid(buf))
-			return buf;
-		cache->roots_valid = false;
-		if (retries >= 1000)
-			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
-	}
-}
 
 /*
  * Appends the entry to the buckets of tables first .. first + n - 1 in one
@@ -130,7 +87,8 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 	{
 		int			t = first + i;
 
-		bufs[i] = ShLockBucketForInsert(index, cache, t, ShPrefix(&cache->layout, t, fp));
+		bufs[i] = ShLockBucket(index, t, ShPrefix(&cache->layout, t, fp),
+							   BUFFER_LOCK_EXCLUSIVE, &cache->roots, NULL);
 		if (ShPageGetOpaque(BufferGetPage(bufs[i]))->nentries >= SH_PAGE_CAPACITY)
 		{
 			for (int j = 0; j <= i; j++)
@@ -382,7 +340,8 @@ ShInsertEntry(Relation index, const ShLayout *layout, int table,
 
 	for (;;)
 	{
-		Buffer		buf = ShLockBucket(index, layout, table, prefix, BUFFER_LOCK_EXCLUSIVE);
+		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
+										   NULL, NULL);
 		Page		page = BufferGetPage(buf);
 		ShPageOpaque opaque = ShPageGetOpaque(page);
 		BlockNumber blkno;

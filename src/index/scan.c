@@ -125,85 +125,6 @@ Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
 }
 
 /*
- * Where the buckets of one block table were when a search looked: the
- * metapage's root slots and the directory page of the last chunk visited.
- * Searches visit prefixes in increasing order, so each metapage and
- * directory page is read once per search rather than once per bucket.  A
- * bucket found through a stale entry no longer covers the prefix (splits
- * only narrow buckets, and pages are never reused); LockBucketCached then
- * asks ShLockBucket, which looks again, and forgets the cached entries.
- */
-typedef struct ShBucketMap
-{
-	int			table;
-	bool		have_root;		/* root and dirmask are filled in */
-	uint64		dirmask;
-	BlockNumber root[SH_MAX_CHUNKS];
-	int			chunk;			/* whose directory dir holds, or -1 */
-	BlockNumber dir[SH_CHUNK_SIZE];
-} ShBucketMap;
-
-static void
-InitBucketMap(ShBucketMap *map, int table)
-{
-	map->table = table;
-	map->have_root = false;
-	map->chunk = -1;
-}
-
-/*
- * Returns the bucket of map->table that covers prefix, share-locked, like
- * ShLockBucket, reading the metapage and directory pages only when the map
- * does not already know where to look.
- */
-static Buffer
-LockBucketCached(Relation index, const ShLayout *layout, ShBucketMap *map,
-				 uint32 prefix)
-{
-	int			t = map->table;
-	int			chunk = prefix >> SH_CHUNK_BITS;
-	BlockNumber blkno;
-	Buffer		buf;
-
-	if (!map->have_root)
-	{
-		ShMetaPageData *meta;
-
-		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		meta = ShCheckMeta(index, BufferGetPage(buf));
-		map->dirmask = meta->dirmask[t];
-		memcpy(map->root, meta->root[t], sizeof(map->root));
-		UnlockReleaseBuffer(buf);
-		map->have_root = true;
-		map->chunk = -1;
-	}
-	blkno = map->root[chunk];
-	if ((map->dirmask >> chunk) & 1)
-	{
-		if (map->chunk != chunk)
-		{
-			Page		page;
-
-			buf = ReadBuffer(index, blkno);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			ShCheckPage(index, page, blkno, SH_PAGE_DIR, t);
-			memcpy(map->dir, ShDirEntries(page), sizeof(map->dir));
-			UnlockReleaseBuffer(buf);
-			map->chunk = chunk;
-		}
-		blkno = map->dir[prefix & (SH_CHUNK_SIZE - 1)];
-	}
-	buf = ShLockIfCovering(index, t, blkno, prefix, BUFFER_LOCK_SHARE);
-	if (BufferIsValid(buf))
-		return buf;
-	/* Stale: the bucket was split since the map was read. */
-	map->have_root = false;
-	return ShLockBucket(index, layout, t, prefix, BUFFER_LOCK_SHARE);
-}
-
-/*
  * Keeps a row found by NearestPass at distance d (within keep_radius), then
  * narrows keep_radius as far as keep_want rows stay within it.  The rows
  * kept are thus always every row read so far within keep_radius.
@@ -354,51 +275,67 @@ ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 #endif
 
 /*
+ * The walk of one bucket: emits what passes ScanPage (minprefix = prefix)
+ * on the bucket of table t that covers prefix, found through the lookup's
+ * copies roots and dir, and on its overflow pages, each page under its own
+ * share lock.  Returns the end of the bucket's range: every prefix in
+ * [prefix, end) has then been read.
+ */
+static uint32
+ScanBucket(Relation index, ShScanOpaque so, int t, uint32 prefix, int radius,
+		   const int *probe, ShRootCopy *roots, ShDirCopy *dir)
+{
+	Buffer		buf = ShLockBucket(index, t, prefix, BUFFER_LOCK_SHARE, roots, dir);
+	Page		page = BufferGetPage(buf);
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	uint32		hi = opaque->hi;
+	BlockNumber blkno;
+
+	ScanPage(so, page, t, prefix, radius, probe);
+	blkno = opaque->next;
+	UnlockReleaseBuffer(buf);
+
+	/* Overflow pages: a single-prefix bucket never splits. */
+	while (blkno != InvalidBlockNumber)
+	{
+		buf = ReadBuffer(index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, t);
+		ScanPage(so, page, t, prefix, radius, probe);
+		blkno = opaque->next;
+		UnlockReleaseBuffer(buf);
+	}
+	return hi;
+}
+
+/*
  * Reads block table t for the prefixes in keys[0..nkeys), sorted (every
- * prefix when keys is NULL), and emits what passes ScanPage.  Each prefix
- * is read exactly once: from the bucket that covers it when we get there,
- * together with all later prefixes that bucket covers.
+ * prefix when keys is NULL), and emits what passes ScanPage: the one path
+ * of radius searches, k-NN steps and bitmap scans to the entries.  Each
+ * prefix is read exactly once: from the bucket that covers it when we get
+ * there, together with all later prefixes that bucket covers.  The probe
+ * radii apply only to a probing search (keys not NULL).
  */
 static void
 ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 		  int radius, const int *probe)
 {
-	const ShLayout *layout = &so->layout;
-	uint32		nprefix = (uint32) 1 << layout->pbits[t];
+	uint32		nprefix = (uint32) 1 << so->layout.pbits[t];
 	int			i = 0;
 	uint32		k = 0;
-	ShBucketMap map;
+	ShRootCopy	roots;
+	ShDirCopy	dir;
 
-	InitBucketMap(&map, t);
+	ShInitRootCopy(&roots, t);
+	ShInitDirCopy(&dir);
 	while (keys ? i < nkeys : k < nprefix)
 	{
-		BlockNumber blkno;
-		Buffer		buf;
-		Page		page;
-		ShPageOpaque opaque;
 		uint32		hi;
 
 		if (keys)
 			k = keys[i];
-		buf = LockBucketCached(index, layout, &map, k);
-		page = BufferGetPage(buf);
-		opaque = ShPageGetOpaque(page);
-		hi = opaque->hi;
-		ScanPage(so, page, t, k, radius, keys ? probe : NULL);
-		blkno = opaque->next;
-		UnlockReleaseBuffer(buf);
-
-		/* Overflow pages: a single-prefix bucket never splits. */
-		while (blkno != InvalidBlockNumber)
-		{
-			buf = ReadBuffer(index, blkno);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, t);
-			ScanPage(so, page, t, k, radius, keys ? probe : NULL);
-			blkno = opaque->next;
-			UnlockReleaseBuffer(buf);
-		}
+		hi = ScanBucket(index, so, t, k, radius, keys ? probe : NULL, &roots, &dir);
 
 		/* Every wanted prefix below hi has been read. */
 		if (keys)

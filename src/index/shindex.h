@@ -174,17 +174,36 @@ typedef struct ShLayout
 } ShLayout;
 
 /*
+ * What a bucket lookup (ShLockBucket, page.c) may remember between calls: a
+ * copy of the metapage's root slots, of every table or of one, and a copy
+ * of the last directory page read.  A copy may be stale but never wrong
+ * (insert.c argues why); ShLockBucket refreshes it when a bucket it leads
+ * to no longer covers the prefix.
+ */
+typedef struct ShRootCopy
+{
+	bool		valid;			/* root and dirmask hold the metapage's */
+	int			table;			/* the one table copied, or -1: all */
+	uint64		dirmask[SH_MAX_TABLES];
+	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+} ShRootCopy;
+
+typedef struct ShDirCopy
+{
+	int			table;			/* whose directory page dir holds */
+	int			chunk;			/* which one, or -1: none */
+	BlockNumber dir[SH_CHUNK_SIZE];
+} ShDirCopy;
+
+/*
  * What rd_amcache holds: the layout, first, so that the cache can be used as
- * a ShLayout, and a copy of the metapage's root slots that inserts look
- * buckets up with (insert.c explains why a stale copy is harmless).  Freed
- * with the relcache entry; shbuild resets it.
+ * a ShLayout, and a copy of every table's root slots that inserts look
+ * buckets up with.  Freed with the relcache entry; shbuild resets it.
  */
 typedef struct ShAmCache
 {
 	ShLayout	layout;
-	bool		roots_valid;	/* root and dirmask have been read */
-	uint64		dirmask[SH_MAX_TABLES];
-	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+	ShRootCopy	roots;
 } ShAmCache;
 
 static inline uint32
@@ -231,12 +250,10 @@ extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
 extern ShPageOpaque ShCheckPage(Relation index, Page page, BlockNumber blkno,
 								int type, int table);
 extern Buffer ShNewBuffer(Relation index);
-extern BlockNumber ShDirectoryEntry(Relation index, int table,
-									BlockNumber dirblk, uint32 prefix);
-extern Buffer ShLockIfCovering(Relation index, int table, BlockNumber blkno,
-							   uint32 prefix, int mode);
-extern Buffer ShLockBucket(Relation index, const ShLayout *layout,
-						   int table, uint32 prefix, int mode);
+extern void ShInitRootCopy(ShRootCopy *roots, int table);
+extern void ShInitDirCopy(ShDirCopy *dir);
+extern Buffer ShLockBucket(Relation index, int table, uint32 prefix, int mode,
+						   ShRootCopy *roots, ShDirCopy *dir);
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
 
@@ -263,8 +280,6 @@ extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 						  uint64 fp, ItemPointer tid);
-extern Buffer ShLockBucketForInsert(Relation index, ShAmCache *cache, int table,
-									uint32 prefix);
 
 /* pending.c */
 extern void ShPendingInit(void);
