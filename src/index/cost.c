@@ -60,6 +60,33 @@ ClauseRadius(RestrictInfo *rinfo, int *strategy)
 	return 0;					/* fp = value */
 }
 
+/*
+ * The radius of the search a path's quals drive: that of the qual with the
+ * smallest radius (at least 0), or -1 when there is no qual.
+ */
+static int
+DrivingRadius(IndexPath *path)
+{
+	int			radius = -1;
+	int			strategy = 0;
+	ListCell   *lc;
+
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+		ListCell   *lc2;
+
+		foreach(lc2, iclause->indexquals)
+		{
+			int			r = ClauseRadius(lfirst_node(RestrictInfo, lc2), &strategy);
+
+			if (radius < 0 || r < radius)
+				radius = Max(r, 0);
+		}
+	}
+	return radius;
+}
+
 void
 shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 			   Cost *indexStartupCost, Cost *indexTotalCost,
@@ -75,9 +102,7 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		pages;
 	double		examined;
 	double		spc_random_page_cost;
-	int			radius = -1;
-	int			strategy = 0;
-	ListCell   *lc;
+	int			radius;
 
 	MemSet(&costs, 0, sizeof(costs));
 	genericcostestimate(root, path, loop_count, &costs);
@@ -89,21 +114,7 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 	perTable = Max(1.0, (double) (index->pages - 1) / layout.ntables);
 
-	/* The search is driven by the qual with the smallest radius. */
-	foreach(lc, path->indexclauses)
-	{
-		IndexClause *iclause = lfirst_node(IndexClause, lc);
-		ListCell   *lc2;
-
-		foreach(lc2, iclause->indexquals)
-		{
-			int			r = ClauseRadius(lfirst_node(RestrictInfo, lc2), &strategy);
-
-			if (radius < 0 || r < radius)
-				radius = Max(r, 0);
-		}
-	}
-
+	radius = DrivingRadius(path);
 	if (radius >= 0)
 	{
 		ShProbePlan plan;
