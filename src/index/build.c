@@ -170,8 +170,109 @@ WritePage(ShBuildState *bs, Page image, BlockNumber blkno)
 	}
 }
 
+/* Writes the metapage: magic, version, frozen options and the planned roots. */
+static void
+WriteMetapage(ShBuildState *bs, Page image)
+{
+	ShMetaPageData *meta;
+
+	memset(image, 0, BLCKSZ);
+	ShInitPage(image, SH_PAGE_META, 0, 0, 0);
+	meta = ShPageGetMeta(image);
+	meta->magic = SH_MAGIC;
+	meta->version = SH_VERSION;
+	meta->ntables = bs->layout.ntables;
+	meta->fillfactor = bs->layout.fillfactor;
+	memcpy(meta->root, bs->root, sizeof(meta->root));
+	memcpy(meta->dirmask, bs->dirmask, sizeof(meta->dirmask));
+	((PageHeader) image)->pd_lower = (char *) meta + sizeof(ShMetaPageData) - (char *) image;
+	WritePage(bs, image, SH_METAPAGE_BLKNO);
+}
+
 /*
- * Plans and writes the whole index from the entries collected in bs.
+ * Counting sort of the collected entries by the prefix of table t, whose
+ * histogram is hist: fills order[0 .. bs->n) with entry numbers.
+ */
+static void
+SortByPrefix(ShBuildState *bs, int t, const uint32 *hist, uint32 *order)
+{
+	const ShLayout *layout = &bs->layout;
+	uint32		nprefix = (uint32) 1 << layout->pbits[t];
+	int64	   *start = palloc(sizeof(int64) * (nprefix + 1));
+	int64		pos = 0;
+
+	for (uint32 p = 0; p < nprefix; p++)
+	{
+		start[p] = pos;
+		pos += hist[p];
+	}
+	start[nprefix] = pos;
+	for (int64 i = 0; i < bs->n; i++)
+		order[start[ShPrefix(layout, t, bs->fps[i])]++] = (uint32) i;
+	pfree(start);
+}
+
+/*
+ * Writes the directory page planned as bs->plan[pi]: every prefix of the
+ * chunk -> the planned bucket holding it (the buckets planned next).
+ */
+static void
+WriteDirectoryPage(ShBuildState *bs, int pi, Page image)
+{
+	PlannedPages *pp = &bs->plan[pi];
+	BlockNumber *dir;
+	int			b = pi + 1;
+	uint32		end = ShChunkEnd(&bs->layout, pp->table, pp->lo);
+
+	ShInitPage(image, SH_PAGE_DIR, pp->table, pp->lo, 0);
+	((PageHeader) image)->pd_lower = SH_ENTRIES_OFFSET + SH_CHUNK_SIZE * sizeof(BlockNumber);
+	dir = ShDirEntries(image);
+	for (int i = 0; i < SH_CHUNK_SIZE; i++)
+		dir[i] = InvalidBlockNumber;
+	for (uint32 p = pp->lo << SH_CHUNK_BITS; p < end; p++)
+	{
+		while (bs->plan[b].hi <= p)
+			b++;
+		dir[p & (SH_CHUNK_SIZE - 1)] = bs->plan[b].blkno;
+	}
+	WritePage(bs, image, pp->blkno);
+}
+
+/*
+ * Writes the bucket (and overflow pages) planned as pp, filled with the
+ * sorted entries order[*pos ..] whose prefix lies below pp->hi; advances
+ * *pos past them.
+ */
+static void
+WriteBucketPages(ShBuildState *bs, const PlannedPages *pp, const uint32 *order,
+				 int64 *pos, Page image)
+{
+	const ShLayout *layout = &bs->layout;
+	int			t = pp->table;
+
+	for (uint32 k = 0; k < pp->npages; k++)
+	{
+		ShPageOpaque opaque;
+
+		ShInitPage(image, k == 0 ? SH_PAGE_BUCKET : SH_PAGE_OVERFLOW,
+				   t, pp->lo, pp->hi);
+		opaque = ShPageGetOpaque(image);
+		while (*pos < bs->n && opaque->nentries < layout->target &&
+			   ShPrefix(layout, t, bs->fps[order[*pos]]) < pp->hi)
+		{
+			ShAppendEntry(image, bs->fps[order[*pos]], &bs->tids[order[*pos]]);
+			(*pos)++;
+		}
+		if (k + 1 < pp->npages)
+			opaque->next = pp->blkno + k + 1;
+		WritePage(bs, image, pp->blkno + k);
+	}
+}
+
+/*
+ * Plans and writes the whole index from the entries collected in bs: per
+ * table a prefix histogram and a plan of its pages, then the metapage, then
+ * per table its pages in block order, the entries sorted by prefix.
  */
 static void
 WriteIndex(ShBuildState *bs)
@@ -181,7 +282,6 @@ WriteIndex(ShBuildState *bs)
 	uint32	  **hist = palloc(sizeof(uint32 *) * m);
 	uint32	   *order = NULL;
 	PGAlignedBlock image;
-	ShMetaPageData *meta;
 	int			pi = 0;
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, 3);
@@ -199,89 +299,25 @@ WriteIndex(ShBuildState *bs)
 		PlanTable(bs, t, hist[t]);
 	}
 
-	/* The metapage. */
-	memset(image.data, 0, BLCKSZ);
-	ShInitPage(image.data, SH_PAGE_META, 0, 0, 0);
-	meta = ShPageGetMeta(image.data);
-	meta->magic = SH_MAGIC;
-	meta->version = SH_VERSION;
-	meta->ntables = m;
-	meta->fillfactor = layout->fillfactor;
-	memcpy(meta->root, bs->root, sizeof(meta->root));
-	memcpy(meta->dirmask, bs->dirmask, sizeof(meta->dirmask));
-	((PageHeader) image.data)->pd_lower = (char *) meta + sizeof(ShMetaPageData) - image.data;
-	WritePage(bs, image.data, SH_METAPAGE_BLKNO);
+	WriteMetapage(bs, image.data);
 
 	if (bs->n > 0)
 		order = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * bs->n);
 
 	for (int t = 0; t < m; t++)
 	{
-		uint32		nprefix = (uint32) 1 << layout->pbits[t];
 		int64		pos = 0;
 
-		/* Counting sort of the entries by this table's prefix. */
 		if (bs->n > 0)
-		{
-			int64	   *start = palloc(sizeof(int64) * (nprefix + 1));
-
-			for (uint32 p = 0; p < nprefix; p++)
-			{
-				start[p] = pos;
-				pos += hist[t][p];
-			}
-			start[nprefix] = pos;
-			for (int64 i = 0; i < bs->n; i++)
-				order[start[ShPrefix(layout, t, bs->fps[i])]++] = (uint32) i;
-			pfree(start);
-		}
-
-		pos = 0;
+			SortByPrefix(bs, t, hist[t], order);
 		for (; pi < bs->nplan && bs->plan[pi].table == t; pi++)
 		{
-			PlannedPages *pp = &bs->plan[pi];
-
 			CHECK_FOR_INTERRUPTS();
 			memset(image.data, 0, BLCKSZ);
-			if (pp->isdir)
-			{
-				/* Every prefix of the chunk -> the planned bucket holding it. */
-				BlockNumber *dir;
-				int			b = pi + 1;
-				uint32		end = ShChunkEnd(layout, t, pp->lo);
-
-				ShInitPage(image.data, SH_PAGE_DIR, t, pp->lo, 0);
-				((PageHeader) image.data)->pd_lower = SH_ENTRIES_OFFSET + SH_CHUNK_SIZE * sizeof(BlockNumber);
-				dir = ShDirEntries(image.data);
-				for (int i = 0; i < SH_CHUNK_SIZE; i++)
-					dir[i] = InvalidBlockNumber;
-				for (uint32 p = pp->lo << SH_CHUNK_BITS; p < end; p++)
-				{
-					while (bs->plan[b].hi <= p)
-						b++;
-					dir[p & (SH_CHUNK_SIZE - 1)] = bs->plan[b].blkno;
-				}
-				WritePage(bs, image.data, pp->blkno);
-				continue;
-			}
-
-			for (uint32 k = 0; k < pp->npages; k++)
-			{
-				ShPageOpaque opaque;
-
-				ShInitPage(image.data, k == 0 ? SH_PAGE_BUCKET : SH_PAGE_OVERFLOW,
-						   t, pp->lo, pp->hi);
-				opaque = ShPageGetOpaque(image.data);
-				while (pos < bs->n && opaque->nentries < layout->target &&
-					   ShPrefix(layout, t, bs->fps[order[pos]]) < pp->hi)
-				{
-					ShAppendEntry(image.data, bs->fps[order[pos]], &bs->tids[order[pos]]);
-					pos++;
-				}
-				if (k + 1 < pp->npages)
-					opaque->next = pp->blkno + k + 1;
-				WritePage(bs, image.data, pp->blkno + k);
-			}
+			if (bs->plan[pi].isdir)
+				WriteDirectoryPage(bs, pi, image.data);
+			else
+				WriteBucketPages(bs, &bs->plan[pi], order, &pos, image.data);
 		}
 		if (pos != bs->n)
 			elog(ERROR, "simhash index build placed " INT64_FORMAT " of " INT64_FORMAT " entries",

@@ -5,13 +5,13 @@
  *
  * THE COST MODEL
  *
- * A radius-r search probes, in each block table t with s_t >= 0 (see
- * scan.c), every prefix within s_t of the query's: C(P, 0) + ... + C(P, s_t)
- * buckets, capped by the bucket pages a table has.  Each probed bucket is
- * one random page read (the metapage and directory pages are few and stay
- * cached) and costs one popcount per entry on it.  When the probes would
- * read as many pages as a whole table, the scan reads one table instead,
- * which is what we charge then.  So a radius-3 lookup among millions of
+ * A radius-r search follows its probe plan (probe.c): in each block table
+ * t with s_t >= 0, every prefix within s_t of the query's, C(P, 0) + ... +
+ * C(P, s_t) buckets, capped by the bucket pages a table has.  Each probed
+ * bucket is one random page read (the metapage and directory pages are few
+ * and stay cached) and costs one popcount per entry on it.  When the probes
+ * would read as many pages as a whole table, the scan reads one table
+ * instead, which is what we charge then.  So a radius-3 lookup among millions of
  * rows costs four page reads, while radius 30 costs a whole table and a
  * sequential scan wins on small tables.
  *
@@ -24,8 +24,6 @@
  * near-duplicate threshold of Manku et al. and the common case.
  */
 #include "index/shindex.h"
-
-#include <math.h>
 
 #include "access/relation.h"
 #include "access/htup_details.h"
@@ -41,20 +39,6 @@
 #include "type/simhash.h"
 
 #define SH_ASSUMED_RADIUS 3
-
-/*
- * P(distance <= radius) for two independent uniformly random 64-bit
- * fingerprints: sum over i <= radius of C(64, i) / 2^64.
- */
-double
-ShWithinProbability(int radius)
-{
-	if (radius < 0)
-		return 0.0;
-	if (radius >= SIMHASH_BITS)
-		return 1.0;
-	return ldexp(ShCountProbes(SIMHASH_BITS, radius), -SIMHASH_BITS);
-}
 
 /* The radius an index clause searches: from its constant, or assumed. */
 static int
@@ -76,6 +60,33 @@ ClauseRadius(RestrictInfo *rinfo, int *strategy)
 	return 0;					/* fp = value */
 }
 
+/*
+ * The radius of the search a path's quals drive: that of the qual with the
+ * smallest radius (at least 0), or -1 when there is no qual.
+ */
+static int
+DrivingRadius(IndexPath *path)
+{
+	int			radius = -1;
+	int			strategy = 0;
+	ListCell   *lc;
+
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+		ListCell   *lc2;
+
+		foreach(lc2, iclause->indexquals)
+		{
+			int			r = ClauseRadius(lfirst_node(RestrictInfo, lc2), &strategy);
+
+			if (radius < 0 || r < radius)
+				radius = Max(r, 0);
+		}
+	}
+	return radius;
+}
+
 void
 shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 			   Cost *indexStartupCost, Cost *indexTotalCost,
@@ -91,9 +102,7 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		pages;
 	double		examined;
 	double		spc_random_page_cost;
-	int			radius = -1;
-	int			strategy = 0;
-	ListCell   *lc;
+	int			radius;
 
 	MemSet(&costs, 0, sizeof(costs));
 	genericcostestimate(root, path, loop_count, &costs);
@@ -105,39 +114,21 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 	perTable = Max(1.0, (double) (index->pages - 1) / layout.ntables);
 
-	/* The search is driven by the qual with the smallest radius. */
-	foreach(lc, path->indexclauses)
-	{
-		IndexClause *iclause = lfirst_node(IndexClause, lc);
-		ListCell   *lc2;
-
-		foreach(lc2, iclause->indexquals)
-		{
-			int			r = ClauseRadius(lfirst_node(RestrictInfo, lc2), &strategy);
-
-			if (radius < 0 || r < radius)
-				radius = Max(r, 0);
-		}
-	}
-
+	radius = DrivingRadius(path);
 	if (radius >= 0)
 	{
-		int			probe[SH_MAX_TABLES];
-		double		probes = 0;
+		ShProbePlan plan;
 
-		ShProbeRadii(&layout, Min(radius, SIMHASH_BITS), probe);
-		for (int t = 0; t < layout.ntables; t++)
-			if (probe[t] >= 0)
-				probes += Min(ShCountProbes(layout.pbits[t], probe[t]), perTable);
-		if (radius >= SIMHASH_BITS || probes >= perTable)
+		ShPlanProbes(&plan, &layout, radius, index->pages);
+		if (ShProbesCostTable(&plan, 1.0))
 		{
 			pages = perTable;
 			examined = ntuples;
 		}
 		else
 		{
-			pages = probes;
-			examined = probes * ntuples / perTable;
+			pages = plan.pages;
+			examined = plan.pages * ntuples / perTable;
 		}
 		*indexStartupCost = 0;
 		*indexTotalCost = pages * spc_random_page_cost +

@@ -52,7 +52,7 @@
  *
  * Why the cached root slots are safe.  Inserts do not read the metapage for
  * every lookup: they copy its root slots into rd_amcache once and look up
- * through the copy, refreshing it when a lookup misses.  A copy can only be
+ * through the copy (ShLockBucket), refreshing it when a lookup misses.  A copy can only be
  * stale, never wrong, because (1) blocks are never freed, reused or retyped
  * while the relation file exists: a block that was a bucket of table t
  * stays one, and a directory page stays the directory page of its chunk (a
@@ -69,49 +69,6 @@
  * (TRUNCATE of a table created in the same transaction), and shbuild resets
  * the cache for that case.
  */
-
-/* Copies the metapage's root slots into the cache. */
-static void
-RefreshRoots(Relation index, ShAmCache *cache)
-{
-	Buffer		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
-	ShMetaPageData *meta;
-
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	meta = ShCheckMeta(index, BufferGetPage(buf));
-	memcpy(cache->dirmask, meta->dirmask, sizeof(cache->dirmask));
-	memcpy(cache->root, meta->root, sizeof(cache->root));
-	cache->roots_valid = true;
-	UnlockReleaseBuffer(buf);
-}
-
-/*
- * Returns the bucket of block table `table` that covers `prefix`, pinned and
- * exclusive-locked, found through the cached root slots (see above).
- */
-Buffer
-ShLockBucketForInsert(Relation index, ShAmCache *cache, int table, uint32 prefix)
-{
-	int			chunk = prefix >> SH_CHUNK_BITS;
-
-	for (int retries = 0;; retries++)
-	{
-		BlockNumber blkno;
-		Buffer		buf;
-
-		if (!cache->roots_valid)
-			RefreshRoots(index, cache);
-		blkno = cache->root[table][chunk];
-		if ((cache->dirmask[table] >> chunk) & 1)
-			blkno = ShDirectoryEntry(index, table, blkno, prefix);
-		buf = ShLockIfCovering(index, table, blkno, prefix, BUFFER_LOCK_EXCLUSIVE);
-		if (BufferIsValid(buf))
-			return buf;
-		cache->roots_valid = false;
-		if (retries >= 1000)
-			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
-	}
-}
 
 /*
  * Appends the entry to the buckets of tables first .. first + n - 1 in one
@@ -130,7 +87,8 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 	{
 		int			t = first + i;
 
-		bufs[i] = ShLockBucketForInsert(index, cache, t, ShPrefix(&cache->layout, t, fp));
+		bufs[i] = ShLockBucket(index, t, ShPrefix(&cache->layout, t, fp),
+							   BUFFER_LOCK_EXCLUSIVE, &cache->roots, NULL);
 		if (ShPageGetOpaque(BufferGetPage(bufs[i]))->nentries >= SH_PAGE_CAPACITY)
 		{
 			for (int j = 0; j <= i; j++)
@@ -238,6 +196,169 @@ ChooseSplit(const ShLayout *layout, int table, Page page, uint32 lo, uint32 hi)
 }
 
 /*
+ * A bucket split: the pages it changes, pinned and exclusive-locked, and
+ * their copies in its WAL record.  The old bucket [lo, hi) keeps [lo, mid);
+ * a new bucket takes [mid, hi).  A bucket spanning several chunks is split
+ * at a chunk boundary and the metapage's root slots of the upper chunks are
+ * pointed at the new bucket; a bucket within one chunk is split anywhere
+ * and the chunk's directory page (created now if the chunk had none, which
+ * also changes the metapage) is pointed at the new bucket for [mid, hi).
+ */
+typedef struct ShSplit
+{
+	int			table;
+	uint32		lo;
+	uint32		mid;
+	uint32		hi;
+	bool		multichunk;		/* the bucket spans several chunks */
+	bool		newdir;			/* the chunk gets its directory page now */
+	Buffer		buf;			/* the old bucket */
+	Buffer		newbuf;			/* the new bucket */
+	Buffer		dirbuf;			/* the directory page, or InvalidBuffer */
+	Buffer		metabuf;		/* the metapage, or InvalidBuffer */
+	Page		opage;			/* their copies in the WAL record */
+	Page		npage;
+	Page		dpage;
+	Page		mpage;
+} ShSplit;
+
+/*
+ * Locks the pages the split changes, besides the old bucket (already
+ * locked): a new page for the new bucket, the chunk's directory page (a new
+ * one if the chunk has none) and, when root slots change, the metapage, in
+ * the order of the locking rules (insert.c, shindex.h).
+ */
+static void
+LockSplitPages(Relation index, ShSplit *sp)
+{
+	int			chunk = sp->lo >> SH_CHUNK_BITS;
+
+	/*
+	 * Find out (reading the metapage without keeping its lock) whether the
+	 * chunk has a directory page.  Only a split of this very bucket could
+	 * change that, and we hold it, so the answer stays true.
+	 */
+	sp->dirbuf = InvalidBuffer;
+	sp->newdir = false;
+	if (!sp->multichunk)
+	{
+		Buffer		metabuf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+		ShMetaPageData *meta;
+
+		LockBuffer(metabuf, BUFFER_LOCK_SHARE);
+		meta = ShCheckMeta(index, BufferGetPage(metabuf));
+		if ((meta->dirmask[sp->table] >> chunk) & 1)
+			sp->dirbuf = ReadBuffer(index, meta->root[sp->table][chunk]);
+		else
+			sp->newdir = true;
+		UnlockReleaseBuffer(metabuf);
+	}
+
+	sp->newbuf = ShNewBuffer(index);
+	if (sp->newdir)
+		sp->dirbuf = ShNewBuffer(index);
+	else if (BufferIsValid(sp->dirbuf))
+		LockBuffer(sp->dirbuf, BUFFER_LOCK_EXCLUSIVE);
+	sp->metabuf = InvalidBuffer;
+	if (sp->multichunk || sp->newdir)
+	{
+		sp->metabuf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+		LockBuffer(sp->metabuf, BUFFER_LOCK_EXCLUSIVE);
+	}
+}
+
+/* Registers the split's pages in one WAL record (new pages as full images). */
+static GenericXLogState *
+RegisterSplitPages(Relation index, ShSplit *sp)
+{
+	GenericXLogState *state = GenericXLogStart(index);
+
+	sp->opage = GenericXLogRegisterBuffer(state, sp->buf, 0);
+	sp->npage = GenericXLogRegisterBuffer(state, sp->newbuf, GENERIC_XLOG_FULL_IMAGE);
+	sp->dpage = NULL;
+	if (BufferIsValid(sp->dirbuf))
+		sp->dpage = GenericXLogRegisterBuffer(state, sp->dirbuf,
+											  sp->newdir ? GENERIC_XLOG_FULL_IMAGE : 0);
+	sp->mpage = BufferIsValid(sp->metabuf) ?
+		GenericXLogRegisterBuffer(state, sp->metabuf, 0) : NULL;
+	return state;
+}
+
+/* Moves the entries of [mid, hi) to the new bucket and compacts the old. */
+static void
+MoveUpperEntries(const ShLayout *layout, ShSplit *sp)
+{
+	ShPageOpaque opaque = ShPageGetOpaque(sp->opage);
+	int			keep = 0;
+
+	ShInitPage(sp->npage, SH_PAGE_BUCKET, sp->table, sp->mid, sp->hi);
+	for (int i = 0; i < opaque->nentries; i++)
+	{
+		char	   *entry = ShPageEntry(sp->opage, i);
+		uint64		fp = ShEntryFingerprint(entry);
+
+		if (ShPrefix(layout, sp->table, fp) >= sp->mid)
+		{
+			ItemPointerData tid;
+
+			ShEntryTid(entry, &tid);
+			ShAppendEntry(sp->npage, fp, &tid);
+		}
+		else
+		{
+			if (keep != i)
+				memmove(ShPageEntry(sp->opage, keep), entry, SH_ENTRY_SIZE);
+			keep++;
+		}
+	}
+	opaque->nentries = keep;
+	opaque->hi = sp->mid;
+	((PageHeader) sp->opage)->pd_lower = SH_ENTRIES_OFFSET + keep * SH_ENTRY_SIZE;
+}
+
+/*
+ * Points the prefixes [mid, hi) at the new bucket: the root slots of whole
+ * chunks, or the chunk's directory page, initialised first if new.
+ */
+static void
+RedirectUpperPrefixes(Relation index, ShSplit *sp)
+{
+	int			table = sp->table;
+	int			chunk = sp->lo >> SH_CHUNK_BITS;
+	BlockNumber newblkno = BufferGetBlockNumber(sp->newbuf);
+	ShMetaPageData *meta;
+	BlockNumber *dir;
+
+	if (sp->multichunk)
+	{
+		/* Whole chunks [mid, hi) now point straight at the new bucket. */
+		meta = ShCheckMeta(index, sp->mpage);
+		for (uint32 c = sp->mid >> SH_CHUNK_BITS; c < ((sp->hi - 1) >> SH_CHUNK_BITS) + 1; c++)
+		{
+			Assert(!((meta->dirmask[table] >> c) & 1));
+			meta->root[table][c] = newblkno;
+		}
+		return;
+	}
+	if (sp->newdir)
+	{
+		BlockNumber oldblkno = BufferGetBlockNumber(sp->buf);
+
+		ShInitPage(sp->dpage, SH_PAGE_DIR, table, chunk, 0);
+		((PageHeader) sp->dpage)->pd_lower = SH_ENTRIES_OFFSET + SH_CHUNK_SIZE * sizeof(BlockNumber);
+		dir = ShDirEntries(sp->dpage);
+		for (int i = 0; i < SH_CHUNK_SIZE; i++)
+			dir[i] = oldblkno;
+		meta = ShCheckMeta(index, sp->mpage);
+		meta->root[table][chunk] = BufferGetBlockNumber(sp->dirbuf);
+		meta->dirmask[table] |= UINT64CONST(1) << chunk;
+	}
+	dir = ShDirEntries(sp->dpage);
+	for (uint32 p = sp->mid; p < sp->hi; p++)
+		dir[p & (SH_CHUNK_SIZE - 1)] = newblkno;
+}
+
+/*
  * Splits the full bucket in buf (pinned, exclusive-locked, covering more
  * than one prefix) into two, in one WAL record.  Releases buf.
  */
@@ -246,133 +367,85 @@ SplitBucket(Relation index, const ShLayout *layout, int table, Buffer buf)
 {
 	Page		page = BufferGetPage(buf);
 	ShPageOpaque opaque = ShPageGetOpaque(page);
-	uint32		lo = opaque->lo;
-	uint32		hi = opaque->hi;
-	uint32		mid = ChooseSplit(layout, table, page, lo, hi);
-	int			chunk = lo >> SH_CHUNK_BITS;
-	bool		multichunk = (lo >> SH_CHUNK_BITS) != ((hi - 1) >> SH_CHUNK_BITS);
-	Buffer		newbuf;
-	Buffer		metabuf;
-	Buffer		dirbuf = InvalidBuffer;
-	bool		newdir = false;
-	ShMetaPageData *meta;
+	ShSplit		sp;
 	GenericXLogState *state;
-	Page		opage,
-				npage,
-				mpage,
-				dpage = NULL;
-	BlockNumber newblkno;
-	int			keep;
 
-	/*
-	 * Find out (reading the metapage without keeping its lock) whether the
-	 * chunk has a directory page.  Only a split of this very bucket could
-	 * change that, and we hold it, so the answer stays true.
-	 */
-	if (!multichunk)
-	{
-		metabuf = ReadBuffer(index, SH_METAPAGE_BLKNO);
-		LockBuffer(metabuf, BUFFER_LOCK_SHARE);
-		meta = ShCheckMeta(index, BufferGetPage(metabuf));
-		if ((meta->dirmask[table] >> chunk) & 1)
-			dirbuf = ReadBuffer(index, meta->root[table][chunk]);
-		else
-			newdir = true;
-		UnlockReleaseBuffer(metabuf);
-	}
+	sp.table = table;
+	sp.buf = buf;
+	sp.lo = opaque->lo;
+	sp.hi = opaque->hi;
+	sp.mid = ChooseSplit(layout, table, page, sp.lo, sp.hi);
+	sp.multichunk = (sp.lo >> SH_CHUNK_BITS) != ((sp.hi - 1) >> SH_CHUNK_BITS);
 
-	newbuf = ShNewBuffer(index);
-	newblkno = BufferGetBlockNumber(newbuf);
-	if (newdir)
-		dirbuf = ShNewBuffer(index);
-	else if (BufferIsValid(dirbuf))
-		LockBuffer(dirbuf, BUFFER_LOCK_EXCLUSIVE);
-	metabuf = InvalidBuffer;
-	if (multichunk || newdir)
+	LockSplitPages(index, &sp);
+	state = RegisterSplitPages(index, &sp);
+	MoveUpperEntries(layout, &sp);
+	RedirectUpperPrefixes(index, &sp);
+	GenericXLogFinish(state);
+
+	if (BufferIsValid(sp.metabuf))
+		UnlockReleaseBuffer(sp.metabuf);
+	if (BufferIsValid(sp.dirbuf))
+		UnlockReleaseBuffer(sp.dirbuf);
+	UnlockReleaseBuffer(sp.newbuf);
+	UnlockReleaseBuffer(sp.buf);
+}
+
+/*
+ * Appends the entry to the full single-prefix bucket in buf (pinned,
+ * exclusive-locked) or to its overflow chain: to the first page with room,
+ * or to a new page at the end of the chain.  Holds each page until the next
+ * is locked, so that two inserters cannot both extend the chain.  Releases
+ * every page it locked, buf included.
+ */
+static void
+AppendToChain(Relation index, int table, Buffer buf, uint64 fp, ItemPointer tid)
+{
+	Page		page = BufferGetPage(buf);
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	GenericXLogState *state;
+
+	while (opaque->nentries >= SH_PAGE_CAPACITY)
 	{
-		metabuf = ReadBuffer(index, SH_METAPAGE_BLKNO);
-		LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+		Buffer		nextbuf;
+		BlockNumber blkno;
+
+		if (opaque->next == InvalidBlockNumber)
+		{
+			Page		npage;
+
+			nextbuf = ShNewBuffer(index);
+			state = GenericXLogStart(index);
+			page = GenericXLogRegisterBuffer(state, buf, 0);
+			npage = GenericXLogRegisterBuffer(state, nextbuf, GENERIC_XLOG_FULL_IMAGE);
+			ShInitPage(npage, SH_PAGE_OVERFLOW, table, opaque->lo, opaque->hi);
+			ShAppendEntry(npage, fp, tid);
+			ShPageGetOpaque(page)->next = BufferGetBlockNumber(nextbuf);
+			GenericXLogFinish(state);
+			UnlockReleaseBuffer(nextbuf);
+			UnlockReleaseBuffer(buf);
+			return;
+		}
+		blkno = opaque->next;
+		nextbuf = ReadBuffer(index, blkno);
+		LockBuffer(nextbuf, BUFFER_LOCK_EXCLUSIVE);
+		UnlockReleaseBuffer(buf);
+		buf = nextbuf;
+		page = BufferGetPage(buf);
+		opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, table);
 	}
 
 	state = GenericXLogStart(index);
-	opage = GenericXLogRegisterBuffer(state, buf, 0);
-	npage = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
-	if (BufferIsValid(dirbuf))
-		dpage = GenericXLogRegisterBuffer(state, dirbuf,
-										  newdir ? GENERIC_XLOG_FULL_IMAGE : 0);
-	mpage = BufferIsValid(metabuf) ?
-		GenericXLogRegisterBuffer(state, metabuf, 0) : NULL;
-
-	/* Move the entries of [mid, hi) to the new bucket, compact the old. */
-	ShInitPage(npage, SH_PAGE_BUCKET, table, mid, hi);
-	opaque = ShPageGetOpaque(opage);
-	keep = 0;
-	for (int i = 0; i < opaque->nentries; i++)
-	{
-		char	   *entry = ShPageEntry(opage, i);
-		uint64		fp = ShEntryFingerprint(entry);
-
-		if (ShPrefix(layout, table, fp) >= mid)
-		{
-			ItemPointerData tid;
-
-			ShEntryTid(entry, &tid);
-			ShAppendEntry(npage, fp, &tid);
-		}
-		else
-		{
-			if (keep != i)
-				memmove(ShPageEntry(opage, keep), entry, SH_ENTRY_SIZE);
-			keep++;
-		}
-	}
-	opaque->nentries = keep;
-	opaque->hi = mid;
-	((PageHeader) opage)->pd_lower = SH_ENTRIES_OFFSET + keep * SH_ENTRY_SIZE;
-
-	if (multichunk)
-	{
-		/* Whole chunks [mid, hi) now point straight at the new bucket. */
-		meta = ShCheckMeta(index, mpage);
-		for (uint32 c = mid >> SH_CHUNK_BITS; c < ((hi - 1) >> SH_CHUNK_BITS) + 1; c++)
-		{
-			Assert(!((meta->dirmask[table] >> c) & 1));
-			meta->root[table][c] = newblkno;
-		}
-	}
-	else
-	{
-		BlockNumber *dir;
-
-		if (newdir)
-		{
-			BlockNumber oldblkno = BufferGetBlockNumber(buf);
-
-			ShInitPage(dpage, SH_PAGE_DIR, table, chunk, 0);
-			((PageHeader) dpage)->pd_lower = SH_ENTRIES_OFFSET + SH_CHUNK_SIZE * sizeof(BlockNumber);
-			dir = ShDirEntries(dpage);
-			for (int i = 0; i < SH_CHUNK_SIZE; i++)
-				dir[i] = oldblkno;
-			meta = ShCheckMeta(index, mpage);
-			meta->root[table][chunk] = BufferGetBlockNumber(dirbuf);
-			meta->dirmask[table] |= UINT64CONST(1) << chunk;
-		}
-		dir = ShDirEntries(dpage);
-		for (uint32 p = mid; p < hi; p++)
-			dir[p & (SH_CHUNK_SIZE - 1)] = newblkno;
-	}
+	page = GenericXLogRegisterBuffer(state, buf, 0);
+	ShAppendEntry(page, fp, tid);
 	GenericXLogFinish(state);
-
-	if (BufferIsValid(metabuf))
-		UnlockReleaseBuffer(metabuf);
-	if (BufferIsValid(dirbuf))
-		UnlockReleaseBuffer(dirbuf);
-	UnlockReleaseBuffer(newbuf);
 	UnlockReleaseBuffer(buf);
 }
 
 /*
- * Adds one entry to block table `table`.  Takes and releases its own locks.
+ * Adds one entry to block table `table`: splits a full bucket (and looks
+ * again) while it covers several prefixes, else appends along the chain.
+ * Takes and releases its own locks.
  */
 void
 ShInsertEntry(Relation index, const ShLayout *layout, int table,
@@ -382,57 +455,16 @@ ShInsertEntry(Relation index, const ShLayout *layout, int table,
 
 	for (;;)
 	{
-		Buffer		buf = ShLockBucket(index, layout, table, prefix, BUFFER_LOCK_EXCLUSIVE);
-		Page		page = BufferGetPage(buf);
-		ShPageOpaque opaque = ShPageGetOpaque(page);
-		BlockNumber blkno;
-		GenericXLogState *state;
+		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
+									   NULL, NULL);
+		ShPageOpaque opaque = ShPageGetOpaque(BufferGetPage(buf));
 
 		if (opaque->nentries >= SH_PAGE_CAPACITY && opaque->hi - opaque->lo > 1)
 		{
 			SplitBucket(index, layout, table, buf);
 			continue;
 		}
-
-		/*
-		 * A bucket of a single prefix: find room along its overflow chain,
-		 * holding each page until the next is locked so that two inserters
-		 * cannot both extend the chain.
-		 */
-		while (opaque->nentries >= SH_PAGE_CAPACITY)
-		{
-			Buffer		nextbuf;
-
-			if (opaque->next == InvalidBlockNumber)
-			{
-				Page		npage;
-
-				nextbuf = ShNewBuffer(index);
-				state = GenericXLogStart(index);
-				page = GenericXLogRegisterBuffer(state, buf, 0);
-				npage = GenericXLogRegisterBuffer(state, nextbuf, GENERIC_XLOG_FULL_IMAGE);
-				ShInitPage(npage, SH_PAGE_OVERFLOW, table, opaque->lo, opaque->hi);
-				ShAppendEntry(npage, fp, tid);
-				ShPageGetOpaque(page)->next = BufferGetBlockNumber(nextbuf);
-				GenericXLogFinish(state);
-				UnlockReleaseBuffer(nextbuf);
-				UnlockReleaseBuffer(buf);
-				return;
-			}
-			blkno = opaque->next;
-			nextbuf = ReadBuffer(index, blkno);
-			LockBuffer(nextbuf, BUFFER_LOCK_EXCLUSIVE);
-			UnlockReleaseBuffer(buf);
-			buf = nextbuf;
-			page = BufferGetPage(buf);
-			opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, table);
-		}
-
-		state = GenericXLogStart(index);
-		page = GenericXLogRegisterBuffer(state, buf, 0);
-		ShAppendEntry(page, fp, tid);
-		GenericXLogFinish(state);
-		UnlockReleaseBuffer(buf);
+		AppendToChain(index, table, buf, fp, tid);
 		return;
 	}
 }

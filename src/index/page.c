@@ -1,7 +1,7 @@
 /*
  * index/page.c
  *	  Page-level helpers of the simhash index: the metapage and layout cache,
- *	  page initialisation and checks, allocation, and bucket lookup.
+ *	  page initialisation and checks, allocation, and the bucket lookup.
  */
 #include "index/shindex.h"
 
@@ -125,6 +125,7 @@ ShGetLayout(Relation index)
 		ShAmCache  *cache;
 
 		cache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(ShAmCache));
+		ShInitRootCopy(&cache->roots, -1);
 		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		meta = ShCheckMeta(index, BufferGetPage(buf));
@@ -166,19 +167,121 @@ ShNewBuffer(Relation index)
 }
 
 /*
- * Returns the bucket block that directory page dirblk of the given table
- * lists for prefix, read under a share lock that is released on return.
+ * THE BUCKET LOOKUP
+ *
+ * Every way to a bucket goes through ShLockBucket: the chunk's root slot in
+ * the metapage, then, when the chunk's dirmask bit is set, its entry on the
+ * chunk's directory page, then the bucket, one buffer lock at a time (see
+ * LOCKING in shindex.h).  Callers differ only in what they remember between
+ * lookups: nothing (each lookup reads the metapage), a copy of the root
+ * slots (inserts keep every table's in rd_amcache; a scan keeps the one
+ * table's it reads), and a copy of the last directory page (a scan, which
+ * visits prefixes in increasing order and so reads each directory page
+ * once).  A copy may be stale: the bucket it leads to was split since and
+ * no longer covers the prefix.  The bucket's header says so, because a
+ * split rewrites both halves in one WAL record; the lookup then forgets
+ * its copies and starts again from the metapage.
  */
-BlockNumber
-ShDirectoryEntry(Relation index, int table, BlockNumber dirblk, uint32 prefix)
+
+/* Prepares an empty copy of the root slots of `table` (-1: every table). */
+void
+ShInitRootCopy(ShRootCopy *roots, int table)
 {
-	Buffer		buf = ReadBuffer(index, dirblk);
+	roots->valid = false;
+	roots->table = table;
+}
+
+/* Prepares an empty copy of a directory page. */
+void
+ShInitDirCopy(ShDirCopy *dir)
+{
+	dir->table = -1;
+	dir->chunk = -1;
+}
+
+/* Copies the root slots that roots is for from the metapage. */
+static void
+CopyRoots(Relation index, ShRootCopy *roots)
+{
+	Buffer		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+	ShMetaPageData *meta;
+	int			t = roots->table;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	meta = ShCheckMeta(index, BufferGetPage(buf));
+	if (t < 0)
+	{
+		memcpy(roots->dirmask, meta->dirmask, sizeof(roots->dirmask));
+		memcpy(roots->root, meta->root, sizeof(roots->root));
+	}
+	else
+	{
+		roots->dirmask[t] = meta->dirmask[t];
+		memcpy(roots->root[t], meta->root[t], sizeof(roots->root[t]));
+	}
+	roots->valid = true;
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Returns the root slot of chunk `chunk` of `table`, and in *isdir whether
+ * it points at a directory page: from the copy roots (filled in first if
+ * empty, which also empties dir), or from the metapage when roots is NULL.
+ */
+static BlockNumber
+RootSlot(Relation index, ShRootCopy *roots, ShDirCopy *dir, int table,
+		 int chunk, bool *isdir)
+{
+	if (roots == NULL)
+	{
+		Buffer		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+		ShMetaPageData *meta;
+		BlockNumber blkno;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		meta = ShCheckMeta(index, BufferGetPage(buf));
+		blkno = meta->root[table][chunk];
+		*isdir = (meta->dirmask[table] >> chunk) & 1;
+		UnlockReleaseBuffer(buf);
+		return blkno;
+	}
+	if (!roots->valid)
+	{
+		Assert(roots->table < 0 || roots->table == table);
+		CopyRoots(index, roots);
+		if (dir)
+			dir->chunk = -1;
+	}
+	*isdir = (roots->dirmask[table] >> chunk) & 1;
+	return roots->root[table][chunk];
+}
+
+/*
+ * Returns the bucket block that directory page dirblk of `table` lists for
+ * prefix: from the copy dir when it holds that page, otherwise read under a
+ * share lock that is released on return (and copied into dir, if given).
+ */
+static BlockNumber
+DirectoryEntry(Relation index, ShDirCopy *dir, int table, BlockNumber dirblk,
+			   uint32 prefix)
+{
+	int			chunk = prefix >> SH_CHUNK_BITS;
+	Buffer		buf;
 	Page		page;
 	BlockNumber blkno;
 
+	if (dir && dir->chunk == chunk && dir->table == table)
+		return dir->dir[prefix & (SH_CHUNK_SIZE - 1)];
+	buf = ReadBuffer(index, dirblk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	ShCheckPage(index, page, dirblk, SH_PAGE_DIR, table);
+	if (dir)
+	{
+		memcpy(dir->dir, ShDirEntries(page), sizeof(dir->dir));
+		dir->table = table;
+		dir->chunk = chunk;
+	}
 	blkno = ShDirEntries(page)[prefix & (SH_CHUNK_SIZE - 1)];
 	UnlockReleaseBuffer(buf);
 	return blkno;
@@ -190,9 +293,9 @@ ShDirectoryEntry(Relation index, int table, BlockNumber dirblk, uint32 prefix)
  * releases it and returns InvalidBuffer.  A block number that cannot be a
  * bucket is corruption.
  */
-Buffer
-ShLockIfCovering(Relation index, int table, BlockNumber blkno, uint32 prefix,
-				 int mode)
+static Buffer
+LockIfCovering(Relation index, int table, BlockNumber blkno, uint32 prefix,
+			   int mode)
 {
 	Buffer		buf;
 	ShPageOpaque opaque;
@@ -209,52 +312,39 @@ ShLockIfCovering(Relation index, int table, BlockNumber blkno, uint32 prefix,
 }
 
 /*
- * Returns the block number of the bucket that covered the prefix in the
- * given table when we looked.  No lock is held on return: the bucket may
- * have been split since (ShLockBucket checks and looks again).
- */
-static BlockNumber
-ShLookupBucket(Relation index, int table, uint32 prefix)
-{
-	Buffer		buf;
-	ShMetaPageData *meta;
-	int			chunk = prefix >> SH_CHUNK_BITS;
-	BlockNumber blkno;
-	bool		isdir;
-
-	buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	meta = ShCheckMeta(index, BufferGetPage(buf));
-	blkno = meta->root[table][chunk];
-	isdir = (meta->dirmask[table] >> chunk) & 1;
-	UnlockReleaseBuffer(buf);
-
-	return isdir ? ShDirectoryEntry(index, table, blkno, prefix) : blkno;
-}
-
-/*
  * Returns the bucket of block table `table` that covers `prefix`, pinned and
- * locked in `mode` (BUFFER_LOCK_SHARE or BUFFER_LOCK_EXCLUSIVE).  A split
- * between the directory lookup and the lock moves prefixes to a new bucket;
- * the bucket header is always truthful (splits are single WAL records), so
- * a bucket that no longer covers the prefix is released and the lookup
- * repeated.  The caller releases the buffer.
+ * locked in `mode` (BUFFER_LOCK_SHARE or BUFFER_LOCK_EXCLUSIVE); the caller
+ * releases it.  No other lock is held on entry or return.
+ *
+ * roots: a copy of the root slots to look up through (ShInitRootCopy; for
+ * this table or all), filled in when empty and refreshed when it proves
+ * stale; NULL reads the metapage on every attempt.  dir: a copy of the last
+ * directory page read, for callers that visit a table's prefixes in
+ * increasing order; NULL reads the directory page on every attempt.
  */
 Buffer
-ShLockBucket(Relation index, const ShLayout *layout, int table, uint32 prefix,
-			 int mode)
+ShLockBucket(Relation index, int table, uint32 prefix, int mode,
+			 ShRootCopy *roots, ShDirCopy *dir)
 {
-	int			retries = 0;
+	int			chunk = prefix >> SH_CHUNK_BITS;
 
-	for (;;)
+	for (int retries = 0;; retries++)
 	{
-		Buffer		buf = ShLockIfCovering(index, table,
-										   ShLookupBucket(index, table, prefix),
-										   prefix, mode);
+		bool		isdir;
+		BlockNumber blkno = RootSlot(index, roots, dir, table, chunk, &isdir);
+		Buffer		buf;
 
+		if (isdir)
+			blkno = DirectoryEntry(index, dir, table, blkno, prefix);
+		buf = LockIfCovering(index, table, blkno, prefix, mode);
 		if (BufferIsValid(buf))
 			return buf;
-		if (++retries > 1000)
+		/* Split since the copies were made: forget them, look again. */
+		if (roots)
+			roots->valid = false;
+		if (dir)
+			dir->chunk = -1;
+		if (retries >= 1000)
 			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
 	}
 }

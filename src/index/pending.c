@@ -101,7 +101,8 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 	while (i < nkeys)
 	{
 		uint32		prefix = (uint32) (keys[i] >> 32);
-		Buffer		buf = ShLockBucketForInsert(index, cache, table, prefix);
+		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
+										   &cache->roots, NULL);
 		Page		page = BufferGetPage(buf);
 		ShPageOpaque opaque = ShPageGetOpaque(page);
 		int			room = SH_PAGE_CAPACITY - opaque->nentries;

@@ -4,16 +4,13 @@
  *	  k-nearest-neighbour search by growing the radius, amgettuple and
  *	  amgetbitmap.
  *
- * THE PIGEONHOLE ARGUMENT
+ * THE RADIUS SEARCH
  *
- * Write the radius as r = q*m + a with 0 <= a < m.  If every one of the
- * first a+1 blocks of a fingerprint differed from the query's in more than q
- * bits and every other block in more than q-1 bits, the distance would be at
- * least (a+1)(q+1) + (m-a-1)q = r+1.  So every fingerprint within r has some
- * block j within s_j of the query's block j, where s_j = q for j <= a and
- * q-1 otherwise (Norouzi et al.).  For r < m that is "block j equal" for
- * j = 0..r: r+1 exact probes (Manku et al.).  Table j is probed with every
- * prefix within s_j of the query's prefix.
+ * A radius search carries out its probe plan (probe.c, with the pigeonhole
+ * argument): table j is probed with every prefix within s_j of the query's
+ * prefix, or, when that would read about as many pages as a whole table
+ * holds, block table 0 is read from end to end instead: still exact, since
+ * every indexed row is in every table once.
  *
  * Each entry carries the whole fingerprint, so the distance is checked here
  * and only true matches are returned.  A fingerprint is reported by the
@@ -22,10 +19,6 @@
  * qualified.  Within one table each probed prefix is read exactly once,
  * under the lock of the bucket that covers it at that moment (see the
  * locking notes in shindex.h), so nothing is returned twice.
- *
- * When the probes would read about as many pages as a whole table holds,
- * the search reads block table 0 from end to end instead: still exact,
- * since every indexed row is in every table once.
  *
  * RACES WITH VACUUM
  *
@@ -101,80 +94,6 @@ typedef struct ShScanOpaqueData
 
 typedef ShScanOpaqueData *ShScanOpaque;
 
-/* Probe radius s_j of every table for radius r (negative: not probed). */
-void
-ShProbeRadii(const ShLayout *layout, int radius, int *probe)
-{
-	int			m = layout->ntables;
-	int			q = radius / m;
-	int			a = radius % m;
-
-	for (int t = 0; t < m; t++)
-		probe[t] = (t <= a) ? q : q - 1;
-}
-
-/* Number of bit strings of `bits` bits within `radius` of a given one. */
-double
-ShCountProbes(int bits, int radius)
-{
-	double		sum = 0;
-	double		binom = 1;
-
-	for (int i = 0; i <= Min(radius, bits); i++)
-	{
-		sum += binom;
-		binom = binom * (bits - i) / (i + 1);
-	}
-	return sum;
-}
-
-static int
-CompareUint32(const void *a, const void *b)
-{
-	uint32		x = *(const uint32 *) a;
-	uint32		y = *(const uint32 *) b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * Returns, sorted, every prefix of `bits` bits within `radius` of prefix;
- * *n receives their number.  Allocated in the current memory context.
- */
-static uint32 *
-EnumeratePrefixes(uint32 prefix, int bits, int radius, int *n)
-{
-	uint32		limit = (uint32) 1 << bits;
-	uint32	   *out = palloc(sizeof(uint32) * (Size) ShCountProbes(bits, radius));
-	int			k = 0;
-
-	for (int c = 0; c <= Min(radius, bits); c++)
-	{
-		/* Gosper's hack: every c-bit mask below limit, in increasing order. */
-		uint32		mask = (c == 0) ? 0 : ((uint32) 1 << c) - 1;
-
-		for (;;)
-		{
-			uint32		low,
-						ripple;
-
-			out[k++] = prefix ^ mask;
-			if (mask == 0)
-				break;
-			low = mask & -mask;
-			ripple = mask + low;
-			if (ripple >= limit || ripple == 0)
-				break;
-			mask = (((ripple ^ mask) >> 2) / low) | ripple;
-			if (mask >= limit)
-				break;
-		}
-	}
-	qsort(out, k, sizeof(uint32), CompareUint32);
-	*n = k;
-	return out;
-}
-
 /* True when fp satisfies every qual of the scan. */
 static inline bool
 PassesQuals(ShScanOpaque so, uint64 fp)
@@ -203,85 +122,6 @@ Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
 	so->res[so->nres].fp = fp;
 	so->res[so->nres].tid = *tid;
 	so->nres++;
-}
-
-/*
- * Where the buckets of one block table were when a search looked: the
- * metapage's root slots and the directory page of the last chunk visited.
- * Searches visit prefixes in increasing order, so each metapage and
- * directory page is read once per search rather than once per bucket.  A
- * bucket found through a stale entry no longer covers the prefix (splits
- * only narrow buckets, and pages are never reused); LockBucketCached then
- * asks ShLockBucket, which looks again, and forgets the cached entries.
- */
-typedef struct ShBucketMap
-{
-	int			table;
-	bool		have_root;		/* root and dirmask are filled in */
-	uint64		dirmask;
-	BlockNumber root[SH_MAX_CHUNKS];
-	int			chunk;			/* whose directory dir holds, or -1 */
-	BlockNumber dir[SH_CHUNK_SIZE];
-} ShBucketMap;
-
-static void
-InitBucketMap(ShBucketMap *map, int table)
-{
-	map->table = table;
-	map->have_root = false;
-	map->chunk = -1;
-}
-
-/*
- * Returns the bucket of map->table that covers prefix, share-locked, like
- * ShLockBucket, reading the metapage and directory pages only when the map
- * does not already know where to look.
- */
-static Buffer
-LockBucketCached(Relation index, const ShLayout *layout, ShBucketMap *map,
-				 uint32 prefix)
-{
-	int			t = map->table;
-	int			chunk = prefix >> SH_CHUNK_BITS;
-	BlockNumber blkno;
-	Buffer		buf;
-
-	if (!map->have_root)
-	{
-		ShMetaPageData *meta;
-
-		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		meta = ShCheckMeta(index, BufferGetPage(buf));
-		map->dirmask = meta->dirmask[t];
-		memcpy(map->root, meta->root[t], sizeof(map->root));
-		UnlockReleaseBuffer(buf);
-		map->have_root = true;
-		map->chunk = -1;
-	}
-	blkno = map->root[chunk];
-	if ((map->dirmask >> chunk) & 1)
-	{
-		if (map->chunk != chunk)
-		{
-			Page		page;
-
-			buf = ReadBuffer(index, blkno);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			ShCheckPage(index, page, blkno, SH_PAGE_DIR, t);
-			memcpy(map->dir, ShDirEntries(page), sizeof(map->dir));
-			UnlockReleaseBuffer(buf);
-			map->chunk = chunk;
-		}
-		blkno = map->dir[prefix & (SH_CHUNK_SIZE - 1)];
-	}
-	buf = ShLockIfCovering(index, t, blkno, prefix, BUFFER_LOCK_SHARE);
-	if (BufferIsValid(buf))
-		return buf;
-	/* Stale: the bucket was split since the map was read. */
-	map->have_root = false;
-	return ShLockBucket(index, layout, t, prefix, BUFFER_LOCK_SHARE);
 }
 
 /*
@@ -435,51 +275,67 @@ ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 #endif
 
 /*
+ * The walk of one bucket: emits what passes ScanPage (minprefix = prefix)
+ * on the bucket of table t that covers prefix, found through the lookup's
+ * copies roots and dir, and on its overflow pages, each page under its own
+ * share lock.  Returns the end of the bucket's range: every prefix in
+ * [prefix, end) has then been read.
+ */
+static uint32
+ScanBucket(Relation index, ShScanOpaque so, int t, uint32 prefix, int radius,
+		   const int *probe, ShRootCopy *roots, ShDirCopy *dir)
+{
+	Buffer		buf = ShLockBucket(index, t, prefix, BUFFER_LOCK_SHARE, roots, dir);
+	Page		page = BufferGetPage(buf);
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	uint32		hi = opaque->hi;
+	BlockNumber blkno;
+
+	ScanPage(so, page, t, prefix, radius, probe);
+	blkno = opaque->next;
+	UnlockReleaseBuffer(buf);
+
+	/* Overflow pages: a single-prefix bucket never splits. */
+	while (blkno != InvalidBlockNumber)
+	{
+		buf = ReadBuffer(index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, t);
+		ScanPage(so, page, t, prefix, radius, probe);
+		blkno = opaque->next;
+		UnlockReleaseBuffer(buf);
+	}
+	return hi;
+}
+
+/*
  * Reads block table t for the prefixes in keys[0..nkeys), sorted (every
- * prefix when keys is NULL), and emits what passes ScanPage.  Each prefix
- * is read exactly once: from the bucket that covers it when we get there,
- * together with all later prefixes that bucket covers.
+ * prefix when keys is NULL), and emits what passes ScanPage: the one path
+ * of radius searches, k-NN steps and bitmap scans to the entries.  Each
+ * prefix is read exactly once: from the bucket that covers it when we get
+ * there, together with all later prefixes that bucket covers.  The probe
+ * radii apply only to a probing search (keys not NULL).
  */
 static void
 ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 		  int radius, const int *probe)
 {
-	const ShLayout *layout = &so->layout;
-	uint32		nprefix = (uint32) 1 << layout->pbits[t];
+	uint32		nprefix = (uint32) 1 << so->layout.pbits[t];
 	int			i = 0;
 	uint32		k = 0;
-	ShBucketMap map;
+	ShRootCopy	roots;
+	ShDirCopy	dir;
 
-	InitBucketMap(&map, t);
+	ShInitRootCopy(&roots, t);
+	ShInitDirCopy(&dir);
 	while (keys ? i < nkeys : k < nprefix)
 	{
-		BlockNumber blkno;
-		Buffer		buf;
-		Page		page;
-		ShPageOpaque opaque;
 		uint32		hi;
 
 		if (keys)
 			k = keys[i];
-		buf = LockBucketCached(index, layout, &map, k);
-		page = BufferGetPage(buf);
-		opaque = ShPageGetOpaque(page);
-		hi = opaque->hi;
-		ScanPage(so, page, t, k, radius, keys ? probe : NULL);
-		blkno = opaque->next;
-		UnlockReleaseBuffer(buf);
-
-		/* Overflow pages: a single-prefix bucket never splits. */
-		while (blkno != InvalidBlockNumber)
-		{
-			buf = ReadBuffer(index, blkno);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, t);
-			ScanPage(so, page, t, k, radius, keys ? probe : NULL);
-			blkno = opaque->next;
-			UnlockReleaseBuffer(buf);
-		}
+		hi = ScanBucket(index, so, t, k, radius, keys ? probe : NULL, &roots, &dir);
 
 		/* Every wanted prefix below hi has been read. */
 		if (keys)
@@ -494,33 +350,22 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 }
 
 /*
- * True when probing for `radius` would visit at least fullfactor times as
- * many pages as a whole block table holds (or the radius is everything).
+ * Fills *plan for a search of radius (at least 0) in this index as it is now.
  */
-static bool
-ProbingCostsTable(Relation index, const ShLayout *layout, int radius,
-				  double fullfactor)
+static void
+PlanSearch(IndexScanDesc scan, int radius, ShProbePlan *plan)
 {
-	int			probe[SH_MAX_TABLES];
-	double		perTable;
-	double		probes = 0;
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 
-	if (radius >= SIMHASH_BITS)
-		return true;
-	/* Bucket pages per table (directories are a small share). */
-	perTable = Max(1.0, (double) (RelationGetNumberOfBlocks(index) - 1) / layout->ntables);
-	ShProbeRadii(layout, radius, probe);
-	for (int t = 0; t < layout->ntables; t++)
-		if (probe[t] >= 0)
-			probes += Min(ShCountProbes(layout->pbits[t], probe[t]), perTable);
-	return probes >= perTable * fullfactor;
+	ShPlanProbes(plan, &so->layout, radius,
+				 RelationGetNumberOfBlocks(scan->indexRelation));
 }
 
 /*
  * Emits every indexed row within `radius` of `center` (and above
  * so->mindist) that passes the quals.  Reads block table 0 from end to end
- * instead of probing when ProbingCostsTable(fullfactor).  Returns the radius
- * searched (clamped to 64).
+ * instead of probing when the probe plan costs fullfactor of a table
+ * (ShProbesCostTable).  Returns the radius searched (clamped to 64).
  */
 static int
 RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
@@ -528,36 +373,33 @@ RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
 	Relation	index = scan->indexRelation;
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 	const ShLayout *layout = &so->layout;
-	int			probe[SH_MAX_TABLES];
+	ShProbePlan plan;
 	MemoryContext old;
 
 	if (radius < 0)
 		return radius;
-	radius = Min(radius, SIMHASH_BITS);
 	so->center = center;
-	ShProbeRadii(layout, radius, probe);
+	PlanSearch(scan, radius, &plan);
 
-	if (ProbingCostsTable(index, layout, radius, fullfactor))
+	if (ShProbesCostTable(&plan, fullfactor))
 	{
-		ScanTable(index, so, 0, NULL, 0, radius, probe);
-		return radius;
+		ScanTable(index, so, 0, NULL, 0, plan.radius, plan.probe);
+		return plan.radius;
 	}
 
 	for (int t = 0; t < layout->ntables; t++)
 	{
 		uint32	   *keys;
-		int			nkeys;
 
-		if (probe[t] < 0)
+		if (plan.probe[t] < 0)
 			continue;
 		old = MemoryContextSwitchTo(so->cxt);
-		keys = EnumeratePrefixes(ShPrefix(layout, t, center), layout->pbits[t],
-								 probe[t], &nkeys);
+		keys = ShEnumeratePrefixes(&plan, layout, t, ShPrefix(layout, t, center));
 		MemoryContextSwitchTo(old);
-		ScanTable(index, so, t, keys, nkeys, radius, probe);
+		ScanTable(index, so, t, keys, (int) plan.nvalues[t], plan.radius, plan.probe);
 		pfree(keys);
 	}
-	return radius;
+	return plan.radius;
 }
 
 /*
@@ -757,11 +599,98 @@ PrepareScan(IndexScanDesc scan)
 }
 
 /*
- * Fills so->res with the next results in order.  Without ORDER BY (or with
- * a qual to drive the search) that is everything at once; for k-NN it is
- * the rows at the next radius, found by searching a radius one larger than
- * the last (or, once that gets as costly as reading a whole table, every
- * remaining row).
+ * Sorts so->res by the ORDER BY distances, if any: lexicographically by the
+ * distance to each ORDER BY center in turn.  Ties: with one ORDER BY and
+ * more than 64 rows a stable counting sort keeps the order the scan met the
+ * rows in; otherwise they are ordered by heap TID.
+ */
+static void
+SortResults(ShScanOpaque so)
+{
+	if (so->norder == 1 && so->nres > 64)
+		SortByDistance(so);
+	else if (so->norder > 0 && so->nres > 1)
+		qsort_arg(so->res, so->nres, sizeof(ShResult), CompareResults, so);
+}
+
+/*
+ * Emits every row that passes the quals: a radius search driven by the qual
+ * of the smallest radius, or every row when there is no qual.
+ */
+static void
+SearchQuals(IndexScanDesc scan)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	if (so->drive >= 0)
+		RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive], 1.0);
+	else
+		RadiusSearch(scan, 0, SIMHASH_BITS, 1.0);
+}
+
+/*
+ * THE K-NN POLICY: one step of ORDER BY fp <-> q when no qual drives the
+ * scan (so->drive < 0, so->norder > 0; q = so->ocenter[0]).
+ *
+ * Contract.  Let d0 = so->done_radius on entry (-1 before the first step).
+ * The step fills so->res with exactly the indexed rows whose distance to q
+ * lies in (d0, d1], sorted by SortResults, and sets so->done_radius = d1 >
+ * d0.  Successive steps therefore cover disjoint, adjacent distance ranges:
+ * every row is returned exactly once, in non-decreasing distance to q, and
+ * a row is returned only once every nearer row has been.  When d1 reaches
+ * 64 every row has been returned and so->exhausted is set; until then the
+ * scan stops only when the executor stops asking (LIMIT).  A step may come
+ * back empty (no row in (d0, d1]); NextBatch then simply takes another.
+ * Rows at equal distance come in SortResults' tie order.
+ *
+ * Policy.  The step first chooses the radius d1 a probing search would
+ * use: large enough that a random fingerprint would expect about ten times
+ * as many rows within it as within d0, since smaller steps would mostly
+ * find nothing and every step costs a search.  The first step expects
+ * SH_FIRST_STEP_ROWS, three times a typical LIMIT 10: were it to expect
+ * 10, it would find fewer nearly half the time, and the second step would
+ * reread most of the first one's pages.  Clustered data only makes the
+ * first steps return more.  Repeated steps make probing relatively dearer,
+ * so once the probe plan for d1 costs half a table (ShProbesCostTable at
+ * 0.5) the step reads block table 0 from end to end instead (NearestPass),
+ * and that pass chooses d1 itself: the smallest radius holding at least
+ * SH_NEAREST_WANT rows beyond d0 and ten times what the earlier steps
+ * returned, which answers any usual LIMIT in that one pass.
+ */
+static void
+NearestStep(IndexScanDesc scan)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	/* Rows indexed: reltuples, or at least half-full pages' worth. */
+	double		perTable = (double) (RelationGetNumberOfBlocks(scan->indexRelation) - 1) /
+		so->layout.ntables;
+	double		n = Max(Max(1.0, scan->indexRelation->rd_rel->reltuples),
+						perTable * SH_PAGE_CAPACITY / 2);
+	double		target = so->done_radius < 0 ? SH_FIRST_STEP_ROWS :
+		10.0 * Max(1.0, n * ShWithinProbability(so->done_radius));
+	int			radius = so->done_radius + 1;
+	ShProbePlan plan;
+
+	while (radius < SIMHASH_BITS && n * ShWithinProbability(radius) < target)
+		radius++;
+	so->mindist = so->done_radius;
+
+	PlanSearch(scan, radius, &plan);
+	if (ShProbesCostTable(&plan, 0.5))
+		so->done_radius = NearestPass(scan, so->ocenter[0],
+									  Max(SH_NEAREST_WANT, 10 * so->nreturned));
+	else
+		so->done_radius = RadiusSearch(scan, so->ocenter[0], radius, 0.5);
+	so->nreturned += so->nres;
+	if (so->done_radius >= SIMHASH_BITS)
+		so->exhausted = true;
+	SortResults(so);
+}
+
+/*
+ * Fills so->res with the next results in order: with a qual to drive the
+ * search, or no ORDER BY, everything at once; for k-NN the next step.
  */
 static void
 NextBatch(IndexScanDesc scan)
@@ -774,60 +703,14 @@ NextBatch(IndexScanDesc scan)
 		so->exhausted = true;
 		return;
 	}
-	if (so->drive >= 0 || so->norder == 0)
+	if (so->drive < 0 && so->norder > 0)
 	{
-		if (so->drive >= 0)
-			RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive], 1.0);
-		else
-			RadiusSearch(scan, 0, SIMHASH_BITS, 1.0);
-		so->exhausted = true;
+		NearestStep(scan);
+		return;
 	}
-	else
-	{
-		/* Rows indexed: reltuples, or at least half-full pages' worth. */
-		double		perTable = (double) (RelationGetNumberOfBlocks(scan->indexRelation) - 1) /
-			so->layout.ntables;
-		double		n = Max(Max(1.0, scan->indexRelation->rd_rel->reltuples),
-							perTable * SH_PAGE_CAPACITY / 2);
-		int			radius = so->done_radius + 1;
-
-		/*
-		 * Choose the next radius so that a random fingerprint would expect
-		 * about ten times as many rows within it as within the last one:
-		 * smaller steps would mostly find nothing, and every step costs a
-		 * search.  The first step expects SH_FIRST_STEP_ROWS, three times
-		 * a typical LIMIT 10: were it to expect 10, it would find fewer
-		 * nearly half the time, and the second step rereads most of the
-		 * first one's pages.  Clustered data only makes the first steps
-		 * return more.
-		 */
-		double		target = so->done_radius < 0 ? SH_FIRST_STEP_ROWS :
-			10.0 * Max(1.0, n * ShWithinProbability(so->done_radius));
-
-		while (radius < SIMHASH_BITS && n * ShWithinProbability(radius) < target)
-			radius++;
-		so->mindist = so->done_radius;
-
-		/*
-		 * Repeated steps make probing relatively dearer: read a whole table
-		 * as soon as probing would cost half as much.  A whole-table step
-		 * does not need the radius: it keeps the nearest rows it meets, at
-		 * least SH_NEAREST_WANT of them and ten times what the earlier steps
-		 * found, which answers any usual LIMIT in that one pass.
-		 */
-		if (ProbingCostsTable(scan->indexRelation, &so->layout, radius, 0.5))
-			so->done_radius = NearestPass(scan, so->ocenter[0],
-										  Max(SH_NEAREST_WANT, 10 * so->nreturned));
-		else
-			so->done_radius = RadiusSearch(scan, so->ocenter[0], radius, 0.5);
-		so->nreturned += so->nres;
-		if (so->done_radius >= SIMHASH_BITS)
-			so->exhausted = true;
-	}
-	if (so->norder == 1 && so->nres > 64)
-		SortByDistance(so);
-	else if (so->norder > 0 && so->nres > 1)
-		qsort_arg(so->res, so->nres, sizeof(ShResult), CompareResults, so);
+	SearchQuals(scan);
+	so->exhausted = true;
+	SortResults(so);
 }
 
 bool
@@ -896,10 +779,7 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		return 0;
 	so->tbm = tbm;
 	so->ntids = 0;
-	if (so->drive >= 0)
-		RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive], 1.0);
-	else
-		RadiusSearch(scan, 0, SIMHASH_BITS, 1.0);
+	SearchQuals(scan);
 	so->tbm = NULL;
 	so->ready = false;
 	return so->ntids;

@@ -174,17 +174,36 @@ typedef struct ShLayout
 } ShLayout;
 
 /*
+ * What a bucket lookup (ShLockBucket, page.c) may remember between calls: a
+ * copy of the metapage's root slots, of every table or of one, and a copy
+ * of the last directory page read.  A copy may be stale but never wrong
+ * (insert.c argues why); ShLockBucket refreshes it when a bucket it leads
+ * to no longer covers the prefix.
+ */
+typedef struct ShRootCopy
+{
+	bool		valid;			/* root and dirmask hold the metapage's */
+	int			table;			/* the one table copied, or -1: all */
+	uint64		dirmask[SH_MAX_TABLES];
+	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+} ShRootCopy;
+
+typedef struct ShDirCopy
+{
+	int			table;			/* whose directory page dir holds */
+	int			chunk;			/* which one, or -1: none */
+	BlockNumber dir[SH_CHUNK_SIZE];
+} ShDirCopy;
+
+/*
  * What rd_amcache holds: the layout, first, so that the cache can be used as
- * a ShLayout, and a copy of the metapage's root slots that inserts look
- * buckets up with (insert.c explains why a stale copy is harmless).  Freed
- * with the relcache entry; shbuild resets it.
+ * a ShLayout, and a copy of every table's root slots that inserts look
+ * buckets up with.  Freed with the relcache entry; shbuild resets it.
  */
 typedef struct ShAmCache
 {
 	ShLayout	layout;
-	bool		roots_valid;	/* root and dirmask have been read */
-	uint64		dirmask[SH_MAX_TABLES];
-	BlockNumber root[SH_MAX_TABLES][SH_MAX_CHUNKS];
+	ShRootCopy	roots;
 } ShAmCache;
 
 static inline uint32
@@ -202,6 +221,22 @@ ShChunkEnd(const ShLayout *layout, int t, int c)
 	return Min(end, (uint32) 1 << layout->pbits[t]);
 }
 
+/*
+ * The probe plan of a radius search (probe.c, which states the pigeonhole
+ * argument behind it).  Computed from the layout, the radius and the
+ * index's size; the scan follows it and the cost estimate charges it.
+ */
+typedef struct ShProbePlan
+{
+	int			radius;			/* searched radius, 0..64 */
+	int			probe[SH_MAX_TABLES];	/* s_t: enumeration radius of table
+										 * t; negative: t is not probed */
+	double		nvalues[SH_MAX_TABLES]; /* prefixes enumerated in table t */
+	double		perTable;		/* bucket pages per table, at least 1 */
+	double		pages;			/* bucket pages the probes read: per table
+								 * Min(nvalues, perTable), summed */
+} ShProbePlan;
+
 /* handler.c */
 /* SimhashIndexInit: see index.h */
 extern void ShLayoutFromOptions(ShLayout *layout, int blocks, int fillfactor);
@@ -215,14 +250,20 @@ extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
 extern ShPageOpaque ShCheckPage(Relation index, Page page, BlockNumber blkno,
 								int type, int table);
 extern Buffer ShNewBuffer(Relation index);
-extern BlockNumber ShDirectoryEntry(Relation index, int table,
-									BlockNumber dirblk, uint32 prefix);
-extern Buffer ShLockIfCovering(Relation index, int table, BlockNumber blkno,
-							   uint32 prefix, int mode);
-extern Buffer ShLockBucket(Relation index, const ShLayout *layout,
-						   int table, uint32 prefix, int mode);
+extern void ShInitRootCopy(ShRootCopy *roots, int table);
+extern void ShInitDirCopy(ShDirCopy *dir);
+extern Buffer ShLockBucket(Relation index, int table, uint32 prefix, int mode,
+						   ShRootCopy *roots, ShDirCopy *dir);
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
+
+/* probe.c */
+extern void ShPlanProbes(ShProbePlan *plan, const ShLayout *layout, int radius,
+						 BlockNumber nblocks);
+extern bool ShProbesCostTable(const ShProbePlan *plan, double fullfactor);
+extern uint32 *ShEnumeratePrefixes(const ShProbePlan *plan,
+								   const ShLayout *layout, int t, uint32 prefix);
+extern double ShWithinProbability(int radius);
 
 /* build.c */
 extern IndexBuildResult *shbuild(Relation heap, Relation index,
@@ -239,8 +280,6 @@ extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 						  uint64 fp, ItemPointer tid);
-extern Buffer ShLockBucketForInsert(Relation index, ShAmCache *cache, int table,
-									uint32 prefix);
 
 /* pending.c */
 extern void ShPendingInit(void);
@@ -258,8 +297,6 @@ extern void shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 extern bool shgettuple(IndexScanDesc scan, ScanDirection dir);
 extern int64 shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void shendscan(IndexScanDesc scan);
-extern void ShProbeRadii(const ShLayout *layout, int radius, int *probe);
-extern double ShCountProbes(int bits, int radius);
 
 /* vacuum.c */
 extern IndexBulkDeleteResult *shbulkdelete(IndexVacuumInfo *info,
@@ -274,7 +311,6 @@ extern void shcostestimate(PlannerInfo *root, IndexPath *path,
 						   double loop_count, Cost *indexStartupCost,
 						   Cost *indexTotalCost, Selectivity *indexSelectivity,
 						   double *indexCorrelation, double *indexPages);
-extern double ShWithinProbability(int radius);
 
 /* validate.c */
 extern bool shvalidate(Oid opclassoid);

@@ -17,6 +17,36 @@
 #include "utils/rel.h"
 
 /*
+ * Removes entries dead[0 .. ndead), in increasing order, from the bucket or
+ * overflow page in buf (exclusive-locked), compacting the rest, in one WAL
+ * record.
+ */
+static void
+RemoveEntries(Relation index, Buffer buf, const OffsetNumber *dead, int ndead)
+{
+	GenericXLogState *state = GenericXLogStart(index);
+	Page		gpage = GenericXLogRegisterBuffer(state, buf, 0);
+	ShPageOpaque gopaque = ShPageGetOpaque(gpage);
+	int			keep = 0;
+	int			d = 0;
+
+	for (int i = 0; i < gopaque->nentries; i++)
+	{
+		if (d < ndead && dead[d] == i)
+		{
+			d++;
+			continue;
+		}
+		if (keep != i)
+			memmove(ShPageEntry(gpage, keep), ShPageEntry(gpage, i), SH_ENTRY_SIZE);
+		keep++;
+	}
+	gopaque->nentries = keep;
+	((PageHeader) gpage)->pd_lower = SH_ENTRIES_OFFSET + keep * SH_ENTRY_SIZE;
+	GenericXLogFinish(state);
+}
+
+/*
  * Visits every bucket and overflow page; with a callback, removes the dead
  * entries.  Fills stats: pages, entries of table 0 (one per indexed row),
  * and rows removed.
@@ -85,28 +115,7 @@ VacuumPages(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		}
 
 		if (ndead > 0)
-		{
-			GenericXLogState *state = GenericXLogStart(index);
-			Page		gpage = GenericXLogRegisterBuffer(state, buf, 0);
-			ShPageOpaque gopaque = ShPageGetOpaque(gpage);
-			int			keep = 0;
-			int			d = 0;
-
-			for (int i = 0; i < gopaque->nentries; i++)
-			{
-				if (d < ndead && dead[d] == i)
-				{
-					d++;
-					continue;
-				}
-				if (keep != i)
-					memmove(ShPageEntry(gpage, keep), ShPageEntry(gpage, i), SH_ENTRY_SIZE);
-				keep++;
-			}
-			gopaque->nentries = keep;
-			((PageHeader) gpage)->pd_lower = SH_ENTRIES_OFFSET + keep * SH_ENTRY_SIZE;
-			GenericXLogFinish(state);
-		}
+			RemoveEntries(index, buf, dead, ndead);
 		if (opaque->table == 0)
 		{
 			tuples += opaque->nentries;

@@ -51,6 +51,74 @@ TypeNamespace(Oid typid)
 }
 
 /*
+ * Checks one operator of the family: a known strategy, the signature and
+ * purpose that strategy needs.  Reports each problem as an INFO message and
+ * returns false if there was one; marks a known strategy in seen.
+ */
+static bool
+CheckOperator(Form_pg_amop oprform, const char *opfamilyname, Oid opcintype,
+			  Oid balltype, bool *seen)
+{
+	bool		result = true;
+	int			strategy = oprform->amopstrategy;
+	Oid			restype;
+	Oid			righttype;
+	bool		ordering;
+
+	switch (strategy)
+	{
+		case SH_WITHIN_STRATEGY:
+			restype = BOOLOID;
+			righttype = balltype;
+			ordering = false;
+			break;
+		case SH_EQUAL_STRATEGY:
+			restype = BOOLOID;
+			righttype = opcintype;
+			ordering = false;
+			break;
+		case SH_DISTANCE_STRATEGY:
+			restype = INT4OID;
+			righttype = opcintype;
+			ordering = true;
+			break;
+		default:
+			Complain("simhash opfamily %s contains operator %s with invalid strategy number %d",
+					 opfamilyname, format_operator(oprform->amopopr), strategy);
+			return false;
+	}
+
+	if (oprform->amoplefttype != opcintype || oprform->amoprighttype != righttype ||
+		!check_amop_signature(oprform->amopopr, restype,
+							  oprform->amoplefttype, oprform->amoprighttype))
+	{
+		Complain("simhash opfamily %s contains operator %s with wrong signature for strategy %d",
+				 opfamilyname, format_operator(oprform->amopopr), strategy);
+		result = false;
+	}
+
+	if (ordering)
+	{
+		if (oprform->amoppurpose != AMOP_ORDER ||
+			!OidIsValid(oprform->amopsortfamily) ||
+			OpfamilyMethod(oprform->amopsortfamily) != BTREE_AM_OID)
+		{
+			Complain("simhash opfamily %s must list operator %s FOR ORDER BY a btree operator family",
+					 opfamilyname, format_operator(oprform->amopopr));
+			result = false;
+		}
+	}
+	else if (oprform->amoppurpose != AMOP_SEARCH)
+	{
+		Complain("simhash opfamily %s contains invalid ORDER BY specification for operator %s",
+				 opfamilyname, format_operator(oprform->amopopr));
+		result = false;
+	}
+	seen[strategy] = true;
+	return result;
+}
+
+/*
  * Returns true when the operator class is usable by the simhash access
  * method; reports each problem as an INFO message, as core validators do.
  */
@@ -107,62 +175,9 @@ shvalidate(Oid opclassoid)
 	for (int i = 0; i < oprlist->n_members; i++)
 	{
 		Form_pg_amop oprform = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
-		int			strategy = oprform->amopstrategy;
-		Oid			restype;
-		Oid			righttype;
-		bool		ordering;
 
-		switch (strategy)
-		{
-			case SH_WITHIN_STRATEGY:
-				restype = BOOLOID;
-				righttype = balltype;
-				ordering = false;
-				break;
-			case SH_EQUAL_STRATEGY:
-				restype = BOOLOID;
-				righttype = opcintype;
-				ordering = false;
-				break;
-			case SH_DISTANCE_STRATEGY:
-				restype = INT4OID;
-				righttype = opcintype;
-				ordering = true;
-				break;
-			default:
-				Complain("simhash opfamily %s contains operator %s with invalid strategy number %d",
-						 opfamilyname, format_operator(oprform->amopopr), strategy);
-				result = false;
-				continue;
-		}
-
-		if (oprform->amoplefttype != opcintype || oprform->amoprighttype != righttype ||
-			!check_amop_signature(oprform->amopopr, restype,
-								  oprform->amoplefttype, oprform->amoprighttype))
-		{
-			Complain("simhash opfamily %s contains operator %s with wrong signature for strategy %d",
-					 opfamilyname, format_operator(oprform->amopopr), strategy);
+		if (!CheckOperator(oprform, opfamilyname, opcintype, balltype, seen))
 			result = false;
-		}
-
-		if (ordering)
-		{
-			if (oprform->amoppurpose != AMOP_ORDER ||
-				!OidIsValid(oprform->amopsortfamily) ||
-				OpfamilyMethod(oprform->amopsortfamily) != BTREE_AM_OID)
-			{
-				Complain("simhash opfamily %s must list operator %s FOR ORDER BY a btree operator family",
-						 opfamilyname, format_operator(oprform->amopopr));
-				result = false;
-			}
-		}
-		else if (oprform->amoppurpose != AMOP_SEARCH)
-		{
-			Complain("simhash opfamily %s contains invalid ORDER BY specification for operator %s",
-					 opfamilyname, format_operator(oprform->amopopr));
-			result = false;
-		}
-		seen[strategy] = true;
 	}
 
 	for (int s = 1; s <= SH_NSTRATEGIES; s++)

@@ -135,6 +135,144 @@ CheckBucket(Relation index, const ShLayout *layout, int t, BlockNumber blkno,
 	}
 }
 
+/*
+ * Resolves every prefix of table t through its root slots and directory
+ * pages, checking them: fills map[p] with the bucket block prefix p leads
+ * to, and marks the directory pages seen.
+ */
+static void
+ResolvePrefixes(Relation index, const ShLayout *layout, const ShMetaPageData *meta,
+				int t, bool *seen, BlockNumber nblocks, BlockNumber *map)
+{
+	if (layout->nchunks[t] < SH_MAX_CHUNKS &&
+		(meta->dirmask[t] >> layout->nchunks[t]) != 0)
+		ShCorrupted(index, "Block table %d has directory bits beyond its chunks.", t);
+
+	for (int c = 0; c < layout->nchunks[t]; c++)
+	{
+		BlockNumber root = meta->root[t][c];
+		uint32		end = ShChunkEnd(layout, t, c);
+
+		if (root <= SH_METAPAGE_BLKNO || root >= nblocks)
+			ShCorrupted(index, "Block table %d, chunk %d points to block %u.", t, c, root);
+		if ((meta->dirmask[t] >> c) & 1)
+		{
+			Buffer		buf;
+			Page		page;
+			ShPageOpaque opaque;
+
+			if (seen[root])
+				ShCorrupted(index, "Directory page %u is reached twice.", root);
+			seen[root] = true;
+			buf = ReadBuffer(index, root);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			opaque = ShCheckPage(index, page, root, SH_PAGE_DIR, t);
+			if (opaque->lo != (uint32) c)
+				ShCorrupted(index, "Directory page %u records chunk %u, reached as chunk %d.",
+							root, opaque->lo, c);
+			for (uint32 p = (uint32) c << SH_CHUNK_BITS; p < end; p++)
+				map[p] = ShDirEntries(page)[p & (SH_CHUNK_SIZE - 1)];
+			UnlockReleaseBuffer(buf);
+		}
+		else
+		{
+			for (uint32 p = (uint32) c << SH_CHUNK_BITS; p < end; p++)
+				map[p] = root;
+		}
+	}
+}
+
+/*
+ * Checks block table t from the metapage down and collects its entries
+ * into *out, sorted by (TID, fingerprint).
+ */
+static void
+CheckTable(Relation index, const ShLayout *layout, const ShMetaPageData *meta,
+		   int t, bool *seen, BlockNumber nblocks, CheckArray *out)
+{
+	uint32		nprefix = (uint32) 1 << layout->pbits[t];
+	BlockNumber *map = palloc(sizeof(BlockNumber) * nprefix);
+	uint32		start = 0;
+
+	ResolvePrefixes(index, layout, meta, t, seen, nblocks, map);
+
+	/* Each run of prefixes mapping to one block is one bucket. */
+	for (uint32 p = 1; p <= nprefix; p++)
+	{
+		if (p < nprefix && map[p] == map[start])
+			continue;
+		CheckBucket(index, layout, t, map[start], start, p, seen, nblocks, out);
+		start = p;
+		CHECK_FOR_INTERRUPTS();
+	}
+	pfree(map);
+	qsort(out->items, out->n, sizeof(CheckEntry), CompareEntries);
+}
+
+/* Every page is reachable, or was never initialised. */
+static void
+CheckReachable(Relation index, const bool *seen, BlockNumber nblocks)
+{
+	for (BlockNumber b = 0; b < nblocks; b++)
+	{
+		Buffer		buf;
+		bool		isnew;
+
+		if (seen[b])
+			continue;
+		buf = ReadBuffer(index, b);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		isnew = PageIsNew(BufferGetPage(buf));
+		UnlockReleaseBuffer(buf);
+		if (!isnew)
+			ShCorrupted(index, "Block %u is not reachable from the metapage.", b);
+	}
+}
+
+/* No block table holds a heap TID twice (each table's entries sorted). */
+static void
+CheckNoTidTwice(Relation index, int ntables, const CheckArray *tables)
+{
+	for (int t = 0; t < ntables; t++)
+		for (int64 i = 1; i < tables[t].n; i++)
+			if (ItemPointerEquals(&tables[t].items[i].tid, &tables[t].items[i - 1].tid))
+				ShCorrupted(index, "Heap TID (%u,%u) is indexed twice in block table %d.",
+							ItemPointerGetBlockNumber(&tables[t].items[i].tid),
+							ItemPointerGetOffsetNumber(&tables[t].items[i].tid), t);
+}
+
+/*
+ * Every row visible to snapshot is in every block table, with its
+ * fingerprint.  (The tables need not agree on other entries: a row whose
+ * insertion failed or crashed half-way is dead, and may be in some tables
+ * only until VACUUM removes it.)
+ */
+static void
+CheckHeapRows(Relation heap, Relation index, Snapshot snapshot, int ntables,
+			  const CheckArray *tables)
+{
+	CheckArray	rows = {0};
+	IndexInfo  *indexInfo = BuildIndexInfo(index);
+	TableScanDesc scan;
+
+	indexInfo->ii_Concurrent = true;
+	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, true);
+	table_index_build_scan(heap, index, indexInfo, true, false,
+						   HeapCallback, (void *) &rows, scan);
+	for (int64 i = 0; i < rows.n; i++)
+	{
+		for (int t = 0; t < ntables; t++)
+			if (bsearch(&rows.items[i], tables[t].items, tables[t].n,
+						sizeof(CheckEntry), CompareEntries) == NULL)
+				ShCorrupted(index, "Heap TID (%u,%u) with fingerprint %016llx is missing from block table %d.",
+							ItemPointerGetBlockNumber(&rows.items[i].tid),
+							ItemPointerGetOffsetNumber(&rows.items[i].tid),
+							(unsigned long long) rows.items[i].fp, t);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
 PG_FUNCTION_INFO_V1(simhash_index_check);
 Datum
 simhash_index_check(PG_FUNCTION_ARGS)
@@ -149,10 +287,7 @@ simhash_index_check(PG_FUNCTION_ARGS)
 	BlockNumber nblocks;
 	bool	   *seen;
 	CheckArray *tables;
-	CheckArray	rows = {0};
 	Snapshot	snapshot;
-	IndexInfo  *indexInfo;
-	TableScanDesc scan;
 	LOCKMODE	lockmode;
 
 	heapoid = IndexGetRelation(indexoid, true);
@@ -183,110 +318,11 @@ simhash_index_check(PG_FUNCTION_ARGS)
 	seen = palloc0(sizeof(bool) * nblocks);
 	seen[SH_METAPAGE_BLKNO] = true;
 	tables = palloc0(sizeof(CheckArray) * layout.ntables);
-
 	for (int t = 0; t < layout.ntables; t++)
-	{
-		uint32		nprefix = (uint32) 1 << layout.pbits[t];
-		BlockNumber *map = palloc(sizeof(BlockNumber) * nprefix);
-		uint32		start;
-
-		if (layout.nchunks[t] < SH_MAX_CHUNKS &&
-			(meta.dirmask[t] >> layout.nchunks[t]) != 0)
-			ShCorrupted(index, "Block table %d has directory bits beyond its chunks.", t);
-
-		/* Resolve every prefix through the root and directory pages. */
-		for (int c = 0; c < layout.nchunks[t]; c++)
-		{
-			BlockNumber root = meta.root[t][c];
-			uint32		end = ShChunkEnd(&layout, t, c);
-
-			if (root <= SH_METAPAGE_BLKNO || root >= nblocks)
-				ShCorrupted(index, "Block table %d, chunk %d points to block %u.", t, c, root);
-			if ((meta.dirmask[t] >> c) & 1)
-			{
-				Page		page;
-				ShPageOpaque opaque;
-
-				if (seen[root])
-					ShCorrupted(index, "Directory page %u is reached twice.", root);
-				seen[root] = true;
-				buf = ReadBuffer(index, root);
-				LockBuffer(buf, BUFFER_LOCK_SHARE);
-				page = BufferGetPage(buf);
-				opaque = ShCheckPage(index, page, root, SH_PAGE_DIR, t);
-				if (opaque->lo != (uint32) c)
-					ShCorrupted(index, "Directory page %u records chunk %u, reached as chunk %d.",
-								root, opaque->lo, c);
-				for (uint32 p = (uint32) c << SH_CHUNK_BITS; p < end; p++)
-					map[p] = ShDirEntries(page)[p & (SH_CHUNK_SIZE - 1)];
-				UnlockReleaseBuffer(buf);
-			}
-			else
-			{
-				for (uint32 p = (uint32) c << SH_CHUNK_BITS; p < end; p++)
-					map[p] = root;
-			}
-		}
-
-		/* Each run of prefixes mapping to one block is one bucket. */
-		start = 0;
-		for (uint32 p = 1; p <= nprefix; p++)
-		{
-			if (p < nprefix && map[p] == map[start])
-				continue;
-			CheckBucket(index, &layout, t, map[start], start, p, seen, nblocks, &tables[t]);
-			start = p;
-			CHECK_FOR_INTERRUPTS();
-		}
-		pfree(map);
-		qsort(tables[t].items, tables[t].n, sizeof(CheckEntry), CompareEntries);
-	}
-
-	/* Every page is reachable, or was never initialised. */
-	for (BlockNumber b = 0; b < nblocks; b++)
-	{
-		bool		isnew;
-
-		if (seen[b])
-			continue;
-		buf = ReadBuffer(index, b);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		isnew = PageIsNew(BufferGetPage(buf));
-		UnlockReleaseBuffer(buf);
-		if (!isnew)
-			ShCorrupted(index, "Block %u is not reachable from the metapage.", b);
-	}
-
-	/* No block table holds a heap TID twice. */
-	for (int t = 0; t < layout.ntables; t++)
-		for (int64 i = 1; i < tables[t].n; i++)
-			if (ItemPointerEquals(&tables[t].items[i].tid, &tables[t].items[i - 1].tid))
-				ShCorrupted(index, "Heap TID (%u,%u) is indexed twice in block table %d.",
-							ItemPointerGetBlockNumber(&tables[t].items[i].tid),
-							ItemPointerGetOffsetNumber(&tables[t].items[i].tid), t);
-
-	/*
-	 * Every row visible to our snapshot is in every block table, with its
-	 * fingerprint.  (The tables need not agree on other entries: a row
-	 * whose insertion failed or crashed half-way is dead, and may be in
-	 * some tables only until VACUUM removes it.)
-	 */
-	indexInfo = BuildIndexInfo(index);
-	indexInfo->ii_Concurrent = true;
-	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, true);
-	table_index_build_scan(heap, index, indexInfo, true, false,
-						   HeapCallback, (void *) &rows, scan);
-	for (int64 i = 0; i < rows.n; i++)
-	{
-		for (int t = 0; t < layout.ntables; t++)
-			if (bsearch(&rows.items[i], tables[t].items, tables[t].n,
-						sizeof(CheckEntry), CompareEntries) == NULL)
-				ShCorrupted(index, "Heap TID (%u,%u) with fingerprint %016llx is missing from block table %d.",
-							ItemPointerGetBlockNumber(&rows.items[i].tid),
-							ItemPointerGetOffsetNumber(&rows.items[i].tid),
-							(unsigned long long) rows.items[i].fp, t);
-		CHECK_FOR_INTERRUPTS();
-	}
+		CheckTable(index, &layout, &meta, t, seen, nblocks, &tables[t]);
+	CheckReachable(index, seen, nblocks);
+	CheckNoTidTwice(index, layout.ntables, tables);
+	CheckHeapRows(heap, index, snapshot, layout.ntables, tables);
 
 	UnregisterSnapshot(snapshot);
 	index_close(index, lockmode);
