@@ -31,7 +31,7 @@ _PG_init(void)
 
 /*
  * simhash_version() returns the version of the loaded shared library, which
- * must agree with the installed SQL objects (see the README on upgrading).
+ * must agree with the installed SQL objects (see doc/upgrading.md).
  */
 PG_FUNCTION_INFO_V1(simhash_version);
 Datum

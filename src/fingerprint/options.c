@@ -4,7 +4,7 @@
  *	  validation and the default.
  *
  * The default was chosen by the labelled near-duplicate benchmark
- * (scripts/bench-fingerprint.sh; README, "Choosing the default").
+ * (scripts/bench-fingerprint.sh; doc/benchmarks.md, "Choosing the default").
  */
 #include "fingerprint/options.h"
 

@@ -13,7 +13,7 @@
  * in tokenizer_icu.c).  Prose sits in long runs; navigation, meta lines
  * ("2024-05-01 · 1,234 views"), footers and other page furniture sit in
  * short ones, so a page's template weighs less than its body: the benchmark
- * (README) measured the gain on mirrored pages.  tf counts every occurrence
+ * (doc/benchmarks.md) measured the gain on mirrored pages.  tf counts every occurrence
  * 1.  Both count in byte lanes as the features come (runs waits for at most
  * one run of fewer than SIMHASH_RUN_CAP tokens), and keep each distinct
  * feature's total in a CapTable for the weight cap, which bounds it to the
