@@ -65,7 +65,7 @@ ShortText(Numeric num)
 														   NumericGetDatum(num)));
 
 	if (strlen(text) > SHOWN_DIGITS)
-		strcpy(text + SHOWN_DIGITS, "...");
+		return psprintf("%.*s...", SHOWN_DIGITS, text);
 	return text;
 }
 
