@@ -68,3 +68,94 @@ CREATE OPERATOR @> (
 );
 COMMENT ON OPERATOR <@ (simhash, simhash_ball) IS 'fingerprint within the ball: hamming_distance(fp, center) <= radius';
 COMMENT ON OPERATOR @> (simhash_ball, simhash) IS 'ball contains the fingerprint: hamming_distance(center, fp) <= radius';
+
+-- Equality and order of balls: the same center and the same radius; ordered
+-- by center as unsigned 64-bit values (as simhash orders), then by radius.
+-- The default btree and hash opclasses give "=" to logical replication of
+-- tables with REPLICA IDENTITY FULL, and to DISTINCT, GROUP BY, joins, unique
+-- constraints and hash partitioning.
+CREATE FUNCTION simhash_ball_eq(simhash_ball, simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_ne(simhash_ball, simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_lt(simhash_ball, simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_le(simhash_ball, simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_gt(simhash_ball, simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_ge(simhash_ball, simhash_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_cmp(simhash_ball, simhash_ball) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_ball_hash(simhash_ball) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash_ball_hash_extended(simhash_ball, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION simhash_ball_eq(simhash_ball, simhash_ball) IS 'equal: same center and same radius';
+COMMENT ON FUNCTION simhash_ball_ne(simhash_ball, simhash_ball) IS 'not equal: another center or another radius';
+COMMENT ON FUNCTION simhash_ball_lt(simhash_ball, simhash_ball) IS 'less than, by center (unsigned) then radius';
+COMMENT ON FUNCTION simhash_ball_le(simhash_ball, simhash_ball) IS 'less than or equal, by center (unsigned) then radius';
+COMMENT ON FUNCTION simhash_ball_gt(simhash_ball, simhash_ball) IS 'greater than, by center (unsigned) then radius';
+COMMENT ON FUNCTION simhash_ball_ge(simhash_ball, simhash_ball) IS 'greater than or equal, by center (unsigned) then radius';
+COMMENT ON FUNCTION simhash_ball_cmp(simhash_ball, simhash_ball) IS 'btree comparison: -1, 0 or 1, by center (unsigned) then radius';
+COMMENT ON FUNCTION simhash_ball_sortsupport(internal) IS 'btree sort support';
+COMMENT ON FUNCTION simhash_ball_hash(simhash_ball) IS 'hash opclass support: 32-bit hash of center and radius';
+COMMENT ON FUNCTION simhash_ball_hash_extended(simhash_ball, bigint) IS 'hash opclass support: seeded 64-bit hash of center and radius';
+
+CREATE OPERATOR = (
+	LEFTARG = simhash_ball, RIGHTARG = simhash_ball, FUNCTION = simhash_ball_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = simhash_ball, RIGHTARG = simhash_ball, FUNCTION = simhash_ball_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = simhash_ball, RIGHTARG = simhash_ball, FUNCTION = simhash_ball_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = simhash_ball, RIGHTARG = simhash_ball, FUNCTION = simhash_ball_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = simhash_ball, RIGHTARG = simhash_ball, FUNCTION = simhash_ball_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = simhash_ball, RIGHTARG = simhash_ball, FUNCTION = simhash_ball_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (simhash_ball, simhash_ball) IS 'equal: same center and same radius';
+COMMENT ON OPERATOR <> (simhash_ball, simhash_ball) IS 'not equal: another center or another radius';
+COMMENT ON OPERATOR < (simhash_ball, simhash_ball) IS 'less than, by center (unsigned) then radius';
+COMMENT ON OPERATOR <= (simhash_ball, simhash_ball) IS 'less than or equal, by center (unsigned) then radius';
+COMMENT ON OPERATOR > (simhash_ball, simhash_ball) IS 'greater than, by center (unsigned) then radius';
+COMMENT ON OPERATOR >= (simhash_ball, simhash_ball) IS 'greater than or equal, by center (unsigned) then radius';
+
+CREATE OPERATOR CLASS simhash_ball_ops
+	DEFAULT FOR TYPE simhash_ball USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 simhash_ball_cmp(simhash_ball, simhash_ball),
+	FUNCTION 2 simhash_ball_sortsupport(internal);
+
+CREATE OPERATOR CLASS simhash_ball_ops
+	DEFAULT FOR TYPE simhash_ball USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 simhash_ball_hash(simhash_ball),
+	FUNCTION 2 simhash_ball_hash_extended(simhash_ball, bigint);
