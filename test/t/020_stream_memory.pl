@@ -27,8 +27,8 @@ my @tables = ('plain', 'pglz', $have_lz4 ? ('lz4') : ());
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION simhash;
 	CREATE FUNCTION peak_kb() RETURNS bigint LANGUAGE sql VOLATILE
-	RETURN substring(pg_read_file('/proc/' || pg_backend_pid() || '/status')
-	                 FROM 'VmHWM:\s*(\d+) kB')::bigint;
+	AS $$ SELECT substring(pg_read_file('/proc/' || pg_backend_pid() || '/status')
+	                       FROM 'VmHWM:\s*(\d+) kB')::bigint $$;
 	CREATE UNLOGGED TABLE piece AS
 	SELECT string_agg((ARRAY['alpha', 'beta', 'gamma', 'delta', 'fingerprint', 'near',
 	                         'duplicate', 'the', 'of', '.'])[1 + floor(random() * 10)::int], ' ') AS t

@@ -51,6 +51,7 @@ SKIP:
 
 my $node = PostgreSQL::Test::Cluster->new('stream_decoders');
 $node->init;
+without_checksums($node);
 $node->start;
 my $have_lz4 = $node->safe_psql('postgres',
 	"SELECT 'lz4' = ANY (enumvals) FROM pg_settings WHERE name = 'default_toast_compression'") eq 't';
