@@ -6,7 +6,8 @@ package SimhashTest;
 use strict;
 use warnings;
 use Exporter 'import';
-our @EXPORT = qw($SIMHASH_TEST_SQL poke without_checksums);
+our @EXPORT = qw($SIMHASH_TEST_SQL poke without_checksums compression_clause
+  column_compression);
 
 our $SIMHASH_TEST_SQL = q{
 	CREATE EXTENSION simhash;
@@ -29,6 +30,26 @@ sub without_checksums
 {
 	my ($node) = @_;
 	PostgreSQL::Test::Utils::system_log('pg_checksums', '--disable', '-D', $node->data_dir);
+}
+
+# TOAST compression methods arrived in PostgreSQL 14; before, a compressed
+# value is pglz and a column takes no COMPRESSION clause.  The clause that
+# asks for $method in a column definition ('' on 13, where only pglz is
+# asked for), and the SQL expression naming the method of column t
+# (pg_column_compression(t) from 14 on).
+sub compression_clause
+{
+	my ($node, $method) = @_;
+	return $node->safe_psql('postgres', 'SHOW server_version_num') >= 140000
+	  ? "COMPRESSION $method" : '';
+}
+
+sub column_compression
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres', 'SHOW server_version_num') >= 140000
+	  ? 'pg_column_compression(t)'
+	  : "CASE WHEN pg_column_size(t) < octet_length(t) THEN 'pglz' END";
 }
 
 # Overwrites bytes of a file (a relation file of a stopped server) at an offset.
