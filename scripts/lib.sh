@@ -14,6 +14,9 @@ PG_MAJOR=${PG_MAJOR:-15}
 CUSTOM_PG=${PG_CONFIG:+1}
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 export PG_CONFIG
+if [ -n "$CUSTOM_PG" ]; then   # another server build: its own major version
+    PG_MAJOR=$("$PG_CONFIG" --version | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+fi
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Unprivileged account that owns the throwaway cluster (PostgreSQL refuses root).
 RUN_USER=postgres

@@ -47,7 +47,9 @@ fi
 # regression test, an isolation spec or a TAP file; one that did not report "ok" (crashed,
 # aborted, never ran) failed.
 regress_total=$(make -s -C "$WORK/src" print-test-count)
-regress_passed=$(cat "$WORK/regress.out" "$WORK/isolation.out" | grep -Ec '^(ok|test) .* ok( |$)' || true)
+# ("test name ... ok" before PostgreSQL 16, "ok N - name" from 16 on)
+regress_passed=$(cat "$WORK/regress.out" "$WORK/isolation.out" \
+    | grep -Ec '^(ok|test) .* ok( |$)|^ok [0-9]+ +- ' || true)
 tap_total=$(ls "$WORK"/src/test/t/*.pl | wc -l)
 tap_passed=$(grep -Ec '\.\. ok$' "$WORK/tap.out" || true)
 passed=$((layout_passed + regress_passed + tap_passed))

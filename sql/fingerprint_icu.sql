@@ -7,11 +7,15 @@
 -- best the CPU has (AVX2 on most x86-64, with AVX-512 hashing where there
 -- is some), AVX2 alone, SSE2, and the portable scalar code of other
 -- architectures.
-SELECT setseed(0.42);
+-- The "random" choices are a hash of the row's coordinates: random()
+-- gives other numbers before PostgreSQL 15, and which row gets which
+-- number follows the plan, which changes between versions.
+CREATE FUNCTION pg_temp.rnd(i int, j int, k int) RETURNS float8 IMMUTABLE LANGUAGE sql AS
+$$ SELECT (hashint8((i::int8 << 24) + (j::int8 << 4) + k) & 2147483647)::float8 / 2147483648 $$;
 CREATE TEMP TABLE random_text AS
 SELECT i, string_agg(substr(CASE WHEN i % 2 = 0 THEN $$aAbZ19_.'',;:@"-! 	
 xYq0|$$ ELSE $$aAbZ19_.'',;:@"-! 	
-xYq0|é“”　中文 ß。́Ａ$$ END, 1 + floor(random() * CASE WHEN i % 2 = 0 THEN 28 ELSE 40 END)::int, 1), '') AS s
+xYq0|é“”　中文 ß。́Ａ$$ END, 1 + floor(pg_temp.rnd(i, j, 0) * CASE WHEN i % 2 = 0 THEN 28 ELSE 40 END)::int, 1), '' ORDER BY j) AS s
   FROM generate_series(1, 20000) i, generate_series(1, 12) j GROUP BY i;
 CREATE TEMP TABLE results (path text, i int, features text[], fp_default simhash,
                            fp_chars simhash, fp_shingles simhash);
@@ -46,7 +50,7 @@ SELECT f.path, count(*) FILTER (WHERE f.features IS DISTINCT FROM c.features) AS
 -- across its batches of tokens (1 kB of text each).
 CREATE TEMP TABLE random_long AS
 SELECT i, string_agg(substr($$aaaaAAbZ19_.'',;:@"-! 	
-xYq0|_____....$$, 1 + floor(random() * 36)::int, 1 + floor(random() * 3)::int), '') AS s
+xYq0|_____....$$, 1 + floor(pg_temp.rnd(i, j, 1) * 36)::int, 1 + floor(pg_temp.rnd(i, j, 2) * 3)::int), '' ORDER BY j) AS s
   FROM generate_series(1, 2000) i,
        LATERAL generate_series(1, CASE WHEN i <= 1900 THEN 150 ELSE 1500 END) j GROUP BY i;
 CREATE TEMP TABLE long_results AS
@@ -81,7 +85,7 @@ CREATE TEMP TABLE long_doc AS
 SELECT string_agg(w, CASE WHEN i % 13 = 0 THEN E'.\n' WHEN i % 5 = 0 THEN ', ' ELSE ' ' END ORDER BY i) AS s
   FROM (SELECT i, (ARRAY['alpha', 'Beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta',
                          'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho'])
-                  [1 + floor(random() * 17)::int] AS w
+                  [1 + floor(pg_temp.rnd(i, 0, 3) * 17)::int] AS w
           FROM generate_series(1, 60000) i) w;
 CREATE TEMP TABLE long_fast AS
 SELECT simhash(s) AS d, simhash(s, 'chars', 4, 'tf') AS c, simhash(s, 'shingles', 3, 'log') AS sh FROM long_doc;

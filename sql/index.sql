@@ -5,11 +5,11 @@
 -- (1 to 6 bits away from an original) and exact duplicates.
 CREATE FUNCTION pseudo_fp(i integer) RETURNS simhash
 	LANGUAGE sql IMMUTABLE
-	RETURN (('x' || substr(md5(i::text), 1, 16))::bit(64))::simhash;
+	AS $$ SELECT (('x' || substr(md5(i::text), 1, 16))::bit(64))::simhash $$;
 CREATE FUNCTION flip_bits(fp simhash, seed integer, n integer) RETURNS simhash
 	LANGUAGE sql IMMUTABLE
-	RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << ((seed * 7 + k * 13) % 64)), 0))::simhash
-	          FROM generate_series(1, n) k);
+	AS $$ SELECT (fp::bigint # coalesce(bit_or(1::bigint << ((seed * 7 + k * 13) % 64)), 0))::simhash
+	        FROM generate_series(1, n) k $$;
 
 CREATE TABLE docs (id integer PRIMARY KEY, site integer, fp simhash);
 INSERT INTO docs SELECT g, g % 10, pseudo_fp(g) FROM generate_series(1, 4000) g;
@@ -97,7 +97,7 @@ SELECT count(*) AS centers, count(*) FILTER (WHERE k.ds IS DISTINCT FROM s.ds) A
   FROM knn_seqscan s JOIN knn_index k USING (c);
 -- Asking for more rows than exist returns every non-NULL row, in order.
 SELECT count(*), bool_and(d >= prev) AS ordered
-  FROM (SELECT d, lag(d, 1, 0) OVER () AS prev
+  FROM (SELECT d, lag(d::int, 1, 0) OVER () AS prev
           FROM (SELECT fp <-> '0000000000000000' AS d FROM docs
                  ORDER BY fp <-> '0000000000000000' LIMIT 100000) s) s2;
 -- A ball qual and an ORDER BY together.
@@ -238,13 +238,15 @@ SAVEPOINT t;
 INSERT INTO batch VALUES (3003, pseudo_fp(3003));
 RELEASE t;
 -- a parallel worker scans for the leader
-SET LOCAL force_parallel_mode = on;
+-- (force_parallel_mode, renamed debug_parallel_query in PostgreSQL 16)
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
+                  'on', true) AS parallel_query;
 SET LOCAL max_parallel_workers_per_gather = 2;
 -- (a literal: pseudo_fp is not marked parallel safe) pseudo_fp(5100)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM batch WHERE fp <@ simhash_ball('91bc333f6967019a', 0);
 INSERT INTO batch VALUES (3004, '91bc333f6967019a');
 SELECT count(*) FROM batch WHERE fp <@ simhash_ball('91bc333f6967019a', 0);
-RESET force_parallel_mode;
 RESET max_parallel_workers_per_gather;
 COMMIT;
 SELECT simhash_index_check('batch_fp');

@@ -14,6 +14,120 @@
 #error "simhash requires PostgreSQL 13 or later"
 #endif
 
+/* PostgreSQL 16 moved the varlena macros (SET_VARSIZE, VARDATA...) out of postgres.h. */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
+ * The file locator of an open SMgrRelation, for log_newpage: PostgreSQL 16
+ * renamed RelFileNode (smgr_rnode.node) to RelFileLocator.  The caller
+ * includes storage/smgr.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#define SIMHASH_SMGR_LOCATOR(smgr) (&(smgr)->smgr_rlocator.locator)
+#else
+#define SIMHASH_SMGR_LOCATOR(smgr) (&(smgr)->smgr_rnode.node)
+#endif
+
+/* PostgreSQL 18 gave vacuum_delay_point an is_analyze argument. */
+#if PG_VERSION_NUM >= 180000
+#define SIMHASH_VACUUM_DELAY_POINT() vacuum_delay_point(false)
+#else
+#define SIMHASH_VACUUM_DELAY_POINT() vacuum_delay_point()
+#endif
+
+/*
+ * TOAST compression methods arrived in PostgreSQL 14, coded in the top two
+ * bits of the raw size (va_tcinfo, va_extinfo).  On 13 those bits are zero
+ * and every compressed value is pglz (method 0): the same bytes on disk.
+ */
+#if PG_VERSION_NUM >= 140000
+#include "access/toast_compression.h"
+#else
+#define TOAST_PGLZ_COMPRESSION_ID	0
+#define TOAST_LZ4_COMPRESSION_ID	1
+#define VARLENA_EXTSIZE_BITS	30
+#define VARLENA_EXTSIZE_MASK	((1U << VARLENA_EXTSIZE_BITS) - 1)
+#define VARATT_EXTERNAL_GET_EXTSIZE(toast_pointer) ((toast_pointer).va_extsize)
+#endif
+
+/*
+ * PostgreSQL 14 added aminsert's indexUnchanged hint and ProcessUtility's
+ * readOnlyTree flag.  Functions with those signatures take their
+ * parameters, and pass them on, through these lists.
+ */
+#if PG_VERSION_NUM >= 140000
+#define SIMHASH_AMINSERT_PARAMS(index, values, isnull, tid, heap, checkUnique, indexInfo) \
+	Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap, \
+	IndexUniqueCheck checkUnique, bool indexUnchanged, struct IndexInfo *indexInfo
+#define SIMHASH_PROCESS_UTILITY_PARAMS \
+	PlannedStmt *pstmt, const char *queryString, bool readOnlyTree, \
+	ProcessUtilityContext context, ParamListInfo params, QueryEnvironment *queryEnv, \
+	DestReceiver *dest, QueryCompletion *qc
+#define SIMHASH_PROCESS_UTILITY_ARGS \
+	pstmt, queryString, readOnlyTree, context, params, queryEnv, dest, qc
+#else
+#define SIMHASH_AMINSERT_PARAMS(index, values, isnull, tid, heap, checkUnique, indexInfo) \
+	Relation index, Datum *values, bool *isnull, ItemPointer tid, Relation heap, \
+	IndexUniqueCheck checkUnique, struct IndexInfo *indexInfo
+#define SIMHASH_PROCESS_UTILITY_PARAMS \
+	PlannedStmt *pstmt, const char *queryString, \
+	ProcessUtilityContext context, ParamListInfo params, QueryEnvironment *queryEnv, \
+	DestReceiver *dest, QueryCompletion *qc
+#define SIMHASH_PROCESS_UTILITY_ARGS \
+	pstmt, queryString, context, params, queryEnv, dest, qc
+#endif
+
+/*
+ * PostgreSQL 14 gave is_pseudo_constant_for_index a PlannerInfo argument
+ * and renamed the int4(int2) and int4(int8) casts' fmgr OIDs.
+ */
+#if PG_VERSION_NUM >= 140000
+#define SIMHASH_IS_PSEUDO_CONSTANT_FOR_INDEX(root, expr, index) \
+	is_pseudo_constant_for_index(root, expr, index)
+#else
+#define SIMHASH_IS_PSEUDO_CONSTANT_FOR_INDEX(root, expr, index) \
+	is_pseudo_constant_for_index(expr, index)
+#define F_INT4_INT2 F_I2TOI4
+#define F_INT4_INT8 F_INT84
+#endif
+
+/*
+ * InitMaterializedSRF (PostgreSQL 15): a set-returning function's
+ * tuplestore and result descriptor, in materialize mode.  Older servers get
+ * this equivalent (the flags are not supported).
+ */
+#if PG_VERSION_NUM < 150000
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/tuplestore.h"
+
+static inline void
+InitMaterializedSRF(FunctionCallInfo fcinfo, bits32 flags)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext old;
+	TupleDesc	tupdesc;
+
+	Assert(flags == 0);
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("materialize mode required, but it is not allowed in this context")));
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult =
+		tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
+							  false, work_mem);
+	rsinfo->setDesc = tupdesc;
+	MemoryContextSwitchTo(old);
+}
+#endif
+
 /* PostgreSQL 15 renamed EmitWarningsOnPlaceholders. */
 #if PG_VERSION_NUM < 150000
 #define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)

@@ -33,7 +33,6 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/heaptoast.h"
-#include "access/toast_compression.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"

@@ -151,7 +151,7 @@ WritePage(ShBuildState *bs, Page image, BlockNumber blkno)
 
 		PageSetChecksumInplace(image, blkno);
 		smgrextend(smgr, INIT_FORKNUM, blkno, (char *) image, true);
-		log_newpage(&smgr->smgr_rnode.node, INIT_FORKNUM, blkno, image, true);
+		log_newpage(SIMHASH_SMGR_LOCATOR(smgr), INIT_FORKNUM, blkno, image, true);
 	}
 	else
 	{

@@ -36,8 +36,11 @@ bytea *
 shoptions(Datum reloptions, bool validate)
 {
 	static const relopt_parse_elt tab[] = {
-		{"blocks", RELOPT_TYPE_INT, offsetof(ShOptions, blocks)},
-		{"fillfactor", RELOPT_TYPE_INT, offsetof(ShOptions, fillfactor)},
+		/* by name: PostgreSQL 18 added a field (isset_offset) */
+		{.optname = "blocks", .opttype = RELOPT_TYPE_INT,
+		.offset = offsetof(ShOptions, blocks)},
+		{.optname = "fillfactor", .opttype = RELOPT_TYPE_INT,
+		.offset = offsetof(ShOptions, fillfactor)},
 	};
 
 	return (bytea *) build_reloptions(reloptions, validate, sh_relopt_kind,
@@ -143,7 +146,6 @@ simhash_am_handler(PG_FUNCTION_ARGS)
 	amroutine->amproperty = NULL;
 	amroutine->ambuildphasename = shbuildphasename;
 	amroutine->amvalidate = shvalidate;
-	amroutine->amadjustmembers = NULL;
 	amroutine->ambeginscan = shbeginscan;
 	amroutine->amrescan = ShPendingRescan;
 	amroutine->amgettuple = shgettuple;

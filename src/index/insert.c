@@ -125,10 +125,8 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
  * are not indexed (the operators are strict, so no scan could return them).
  */
 bool
-shinsert(Relation index, Datum *values, bool *isnull,
-		 ItemPointer ht_ctid, Relation heapRel,
-		 IndexUniqueCheck checkUnique, bool indexUnchanged,
-		 struct IndexInfo *indexInfo)
+shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
+								 checkUnique, indexInfo))
 {
 	const ShLayout *layout;
 	ShAmCache  *cache;

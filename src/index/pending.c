@@ -311,19 +311,14 @@ PendingSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 }
 
 static void
-PendingProcessUtility(PlannedStmt *pstmt, const char *queryString,
-					  bool readOnlyTree, ProcessUtilityContext context,
-					  ParamListInfo params, QueryEnvironment *queryEnv,
-					  DestReceiver *dest, QueryCompletion *qc)
+PendingProcessUtility(SIMHASH_PROCESS_UTILITY_PARAMS)
 {
 	if (pending != NULL && !IsA(pstmt->utilityStmt, TransactionStmt))
 		ShPendingFlushAll();
 	if (prev_ProcessUtility)
-		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-							params, queryEnv, dest, qc);
+		prev_ProcessUtility(SIMHASH_PROCESS_UTILITY_ARGS);
 	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
+		standard_ProcessUtility(SIMHASH_PROCESS_UTILITY_ARGS);
 }
 
 static void

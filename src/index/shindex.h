@@ -272,10 +272,8 @@ extern void shbuildempty(Relation index);
 extern char *shbuildphasename(int64 phasenum);
 
 /* insert.c */
-extern bool shinsert(Relation index, Datum *values, bool *isnull,
-					 ItemPointer ht_ctid, Relation heapRel,
-					 IndexUniqueCheck checkUnique, bool indexUnchanged,
-					 struct IndexInfo *indexInfo);
+extern bool shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
+											 checkUnique, indexInfo));
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,

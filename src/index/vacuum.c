@@ -75,7 +75,7 @@ VacuumPages(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			if (blkno >= nblocks)
 				break;
 		}
-		vacuum_delay_point();
+		SIMHASH_VACUUM_DELAY_POINT();
 
 		buf = ReadBufferExtended(index, MAIN_FORKNUM, blkno, RBM_NORMAL, info->strategy);
 		LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);

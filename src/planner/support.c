@@ -632,8 +632,8 @@ WithinIndexCondition(const SimhashPlannerOids *oids,
 	indexed = list_nth(call->args, req->indexarg);
 	center = list_nth(call->args, 1 - req->indexarg);
 	radius = lthird(call->args);
-	if (!is_pseudo_constant_for_index(req->root, center, req->index) ||
-		!is_pseudo_constant_for_index(req->root, radius, req->index))
+	if (!SIMHASH_IS_PSEUDO_CONSTANT_FOR_INDEX(req->root, center, req->index) ||
+		!SIMHASH_IS_PSEUDO_CONSTANT_FOR_INDEX(req->root, radius, req->index))
 		return NIL;
 
 	clause = (OpExpr *) make_opclause(oids->ball_op, BOOLOID, false,

@@ -12,16 +12,20 @@
 /*
  * The code under test is compiled as backend code (it includes c.h, not
  * postgres_fe.h): in an assert-enabled build its Assert()s call this.
+ * PostgreSQL 16 dropped its errorType argument.  (A test harness, built
+ * outside the extension: the one version test outside src/compat.h.)
  */
-extern void ExceptionalCondition(const char *conditionName, const char *errorType,
-								 const char *fileName, int lineNumber) pg_attribute_noreturn();
-
+#if PG_VERSION_NUM >= 160000
+void
+ExceptionalCondition(const char *conditionName, const char *fileName, int lineNumber)
+#else
 void
 ExceptionalCondition(const char *conditionName, const char *errorType,
 					 const char *fileName, int lineNumber)
+#endif
 {
-	fprintf(stderr, "%s(\"%s\", File: \"%s\", Line: %d)\n",
-			errorType, conditionName, fileName, lineNumber);
+	fprintf(stderr, "TRAP: Assert(\"%s\"), File: \"%s\", Line: %d\n",
+			conditionName, fileName, lineNumber);
 	abort();
 }
 

@@ -215,8 +215,13 @@ resetStringInfo(StringInfo str)
 	str->cursor = 0;
 }
 
+/* (PostgreSQL 16 made data a const void *) */
 void
+#if PG_VERSION_NUM >= 160000
+appendBinaryStringInfo(StringInfo str, const void *data, int datalen)
+#else
 appendBinaryStringInfo(StringInfo str, const char *data, int datalen)
+#endif
 {
 	if (str->len + datalen + 1 > str->maxlen)
 	{

@@ -13,6 +13,7 @@ use SimhashTest;
 
 my $node = PostgreSQL::Test::Cluster->new('corruption');
 $node->init;
+without_checksums($node);
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION simhash;

@@ -1,25 +1,56 @@
 # Helpers shared by the TAP tests: SQL for random fingerprints, bit flips,
 # and the distance computed without any simhash operator (the truth that
 # index answers and planner rewrites are compared with); poke, to damage
-# files on disk.
+# files on disk, and without_checksums, so that the damage reaches simhash.
 package SimhashTest;
 use strict;
 use warnings;
 use Exporter 'import';
-our @EXPORT = qw($SIMHASH_TEST_SQL poke);
+our @EXPORT = qw($SIMHASH_TEST_SQL poke without_checksums compression_clause
+  column_compression);
 
 our $SIMHASH_TEST_SQL = q{
 	CREATE EXTENSION simhash;
 	CREATE FUNCTION rand_fp() RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN ((floor(random() * 4294967296)::bigint << 32)
-		        | floor(random() * 4294967296)::bigint)::simhash;
+		AS $$ SELECT ((floor(random() * 4294967296)::bigint << 32)
+		              | floor(random() * 4294967296)::bigint)::simhash $$;
 	-- Flip up to n random bits (positions may repeat).
 	CREATE FUNCTION flip(fp simhash, n integer) RETURNS simhash LANGUAGE sql VOLATILE
-		RETURN (SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
-		          FROM generate_series(1, n));
+		AS $$ SELECT (fp::bigint # coalesce(bit_or(1::bigint << floor(random() * 64)::int), 0))::simhash
+		        FROM generate_series(1, n) $$;
 	CREATE FUNCTION slow_distance(a simhash, b simhash) RETURNS integer LANGUAGE sql IMMUTABLE
-		RETURN bit_count((a::bigint # b::bigint)::bit(64));
+		AS $$ SELECT length(replace((a::bigint # b::bigint)::bit(64)::text, '0', '')) $$;
 };
+
+# Turns page checksums off in a node that is not running (PostgreSQL 18's
+# initdb turns them on), so that damage a test does to a page reaches
+# simhash's own checks instead of failing the page's checksum.  Where they
+# are off already pg_checksums fails, harmlessly.
+sub without_checksums
+{
+	my ($node) = @_;
+	PostgreSQL::Test::Utils::system_log('pg_checksums', '--disable', '-D', $node->data_dir);
+}
+
+# TOAST compression methods arrived in PostgreSQL 14; before, a compressed
+# value is pglz and a column takes no COMPRESSION clause.  The clause that
+# asks for $method in a column definition ('' on 13, where only pglz is
+# asked for), and the SQL expression naming the method of column t
+# (pg_column_compression(t) from 14 on).
+sub compression_clause
+{
+	my ($node, $method) = @_;
+	return $node->safe_psql('postgres', 'SHOW server_version_num') >= 140000
+	  ? "COMPRESSION $method" : '';
+}
+
+sub column_compression
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres', 'SHOW server_version_num') >= 140000
+	  ? 'pg_column_compression(t)'
+	  : "CASE WHEN pg_column_size(t) < octet_length(t) THEN 'pglz' END";
+}
 
 # Overwrites bytes of a file (a relation file of a stopped server) at an offset.
 sub poke
