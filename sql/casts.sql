@@ -66,7 +66,7 @@ DECLARE
 	v text;
 BEGIN
 	FOREACH v IN ARRAY ARRAY['-1', '-9223372036854775808', '18446744073709551616', '1e24', '1e100',
-							 '0.5', '1.5', '18446744073709551614.5', '-0.5', 'NaN', 'Infinity', '-Infinity']
+							 '0.5', '1.5', '18446744073709551614.5', '-0.5', 'NaN']
 	LOOP
 		BEGIN
 			PERFORM v::numeric::simhash;
@@ -75,6 +75,31 @@ BEGIN
 			RAISE NOTICE '%: % %', v, SQLSTATE, SQLERRM;
 		END;
 	END LOOP;
+END
+$$;
+-- ±Infinity are out of range (22003).  numeric has them from PostgreSQL 14
+-- on; on 13 there is no such value to reject, and the check holds vacuously.
+DO $$
+DECLARE
+	v text;
+	x numeric;
+	ok bool := true;
+BEGIN
+	FOREACH v IN ARRAY ARRAY['Infinity', '-Infinity']
+	LOOP
+		BEGIN
+			x := v::numeric;
+		EXCEPTION WHEN invalid_text_representation THEN
+			CONTINUE;
+		END;
+		BEGIN
+			PERFORM x::simhash;
+			ok := false;
+		EXCEPTION WHEN OTHERS THEN
+			ok := ok AND SQLSTATE = '22003';
+		END;
+	END LOOP;
+	RAISE NOTICE 'infinities rejected with 22003: %', ok;
 END
 $$;
 \set VERBOSITY default

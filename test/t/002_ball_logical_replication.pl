@@ -42,12 +42,19 @@ $publisher->safe_psql('postgres', $table . q{
 });
 $subscriber->safe_psql('postgres', 'CREATE DATABASE bin');
 my $connstr = $publisher->connstr . ' dbname=postgres';
+# The binary option arrived in PostgreSQL 14 (before, both subscriptions
+# apply in text) and disable_on_error in 15 (before, an apply error shows as
+# a timeout in applied() instead of the error at once).
+my $version = $subscriber->safe_psql('postgres', 'SHOW server_version_num');
 for my $sub (['postgres', 'sub_text', 'false'], ['bin', 'sub_binary', 'true'])
 {
 	my ($db, $name, $binary) = @$sub;
+	my @options;
+	push @options, "binary = $binary" if $version >= 140000;
+	push @options, 'disable_on_error = true' if $version >= 150000;
+	my $with = @options ? 'WITH (' . join(', ', @options) . ')' : '';
 	$subscriber->safe_psql($db, $table . qq{
-		CREATE SUBSCRIPTION $name CONNECTION '$connstr' PUBLICATION pub
-		  WITH (binary = $binary, disable_on_error = true);
+		CREATE SUBSCRIPTION $name CONNECTION '$connstr' PUBLICATION pub $with;
 	});
 	$subscriber->wait_for_subscription_sync($publisher, $name, $db);
 }
