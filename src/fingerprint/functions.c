@@ -118,18 +118,6 @@ ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 	return fx;
 }
 
-static Datum
-FingerprintDocument(FunctionCallInfo fcinfo, Datum document,
-					const FingerprintOptions *opts)
-{
-	FeatureExtractor *fx = ExtractDocument(document, opts, false);
-	uint64		result;
-
-	if (!FeatureExtractorResult(fx, &result))
-		PG_RETURN_NULL();
-	PG_RETURN_SIMHASH(result);
-}
-
 /*
  * The options of a call of f(text) or f(text, features, n, weighting,
  * numbers): the defaults, or the ones given.
@@ -148,37 +136,46 @@ OptionsOfCall(FunctionCallInfo fcinfo)
 }
 
 /*
- * simhash(text) returns the fingerprint of the document with the default
- * options, or NULL when it has no feature.
+ * simhash(text) and simhash(text, features, n, weighting, numbers) return
+ * the fingerprint of the document under the call's options, or NULL when
+ * it has no feature.
  */
+static Datum
+FingerprintDocument(FunctionCallInfo fcinfo)
+{
+	FingerprintOptions opts = OptionsOfCall(fcinfo);
+	FeatureExtractor *fx = ExtractDocument(PG_GETARG_DATUM(0), &opts, false);
+	uint64		result;
+
+	if (!FeatureExtractorResult(fx, &result))
+		PG_RETURN_NULL();
+	PG_RETURN_SIMHASH(result);
+}
+
 PG_FUNCTION_INFO_V1(simhash_text);
 Datum
 simhash_text(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts = OptionsOfCall(fcinfo);
-
-	return FingerprintDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
+	return FingerprintDocument(fcinfo);
 }
 
-/* simhash(text, features, n, weighting, numbers) */
 PG_FUNCTION_INFO_V1(simhash_text_options);
 Datum
 simhash_text_options(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts = OptionsOfCall(fcinfo);
-
-	return FingerprintDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
+	return FingerprintDocument(fcinfo);
 }
 
 /*
- * Returns the rows (feature, occurrences, weight, hash) of the distinct
- * features of a document, in order of first occurrence.
+ * simhash_features(text [, options]) returns the rows (feature,
+ * occurrences, weight, hash) of the distinct features of the document
+ * under the call's options, in order of first occurrence.
  */
 static Datum
-FeaturesOfDocument(FunctionCallInfo fcinfo, Datum document,
-				   const FingerprintOptions *opts)
+FeaturesOfDocument(FunctionCallInfo fcinfo)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	FingerprintOptions opts = OptionsOfCall(fcinfo);
 	FeatureExtractor *fx;
 	FeatureStat *stats;
 	int64		n;
@@ -186,7 +183,7 @@ FeaturesOfDocument(FunctionCallInfo fcinfo, Datum document,
 		GetDatabaseEncoding() != PG_SQL_ASCII;
 
 	InitMaterializedSRF(fcinfo, 0);
-	fx = ExtractDocument(document, opts, true);
+	fx = ExtractDocument(PG_GETARG_DATUM(0), &opts, true);
 	stats = FeatureExtractorStats(fx, &n);
 	for (int64 i = 0; i < n; i++)
 	{
@@ -213,18 +210,14 @@ PG_FUNCTION_INFO_V1(simhash_features);
 Datum
 simhash_features(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts = OptionsOfCall(fcinfo);
-
-	return FeaturesOfDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
+	return FeaturesOfDocument(fcinfo);
 }
 
 PG_FUNCTION_INFO_V1(simhash_features_options);
 Datum
 simhash_features_options(PG_FUNCTION_ARGS)
 {
-	FingerprintOptions opts = OptionsOfCall(fcinfo);
-
-	return FeaturesOfDocument(fcinfo, PG_GETARG_DATUM(0), &opts);
+	return FeaturesOfDocument(fcinfo);
 }
 
 /* XXH3-64 of a feature given as text, in UTF-8. */

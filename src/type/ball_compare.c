@@ -17,9 +17,9 @@
 static inline int
 BallCompare(const SimhashBall *a, const SimhashBall *b)
 {
-	if (a->center != b->center)
-		return a->center > b->center ? 1 : -1;
-	return (a->radius > b->radius) - (a->radius < b->radius);
+	int			c = SimhashCompare(a->center, b->center);
+
+	return c != 0 ? c : (a->radius > b->radius) - (a->radius < b->radius);
 }
 
 #define BALL_COMPARISON(name, op) \

@@ -10,12 +10,6 @@
 #include "common/hashfn.h"
 #include "utils/sortsupport.h"
 
-static inline int
-SimhashCompare(uint64 a, uint64 b)
-{
-	return (a > b) - (a < b);
-}
-
 #define SIMHASH_COMPARISON(name, op) \
 PG_FUNCTION_INFO_V1(name); \
 Datum \

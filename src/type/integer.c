@@ -19,7 +19,8 @@
 /* The longest prefix of a numeric value that an error message shows. */
 #define SHOWN_DIGITS	24
 
-/* 2^63 and 2^64 as numeric, made once per backend. */
+/* 0, 2^63 and 2^64 as numeric, made once per backend. */
+static Numeric zero;
 static Numeric two63;
 static Numeric two64;
 
@@ -31,6 +32,7 @@ MakeConstants(void)
 	if (two64 != NULL)
 		return;
 	old = MemoryContextSwitchTo(TopMemoryContext);
+	zero = DatumGetNumeric(DirectFunctionCall1(int8_numeric, Int64GetDatum(0)));
 	two63 = DatumGetNumeric(DirectFunctionCall3(numeric_in,
 												CStringGetDatum("9223372036854775808"),
 												ObjectIdGetDatum(InvalidOid),
@@ -94,7 +96,7 @@ numeric_to_simhash(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot convert NaN to simhash")));
 	/* (-Infinity and Infinity, PostgreSQL 14 and later, compare out too.) */
-	if (NumericCompare(num, Int64ToNumeric(0)) < 0 || NumericCompare(num, two64) >= 0)
+	if (NumericCompare(num, zero) < 0 || NumericCompare(num, two64) >= 0)
 		ReportOutOfRange(num);
 
 	truncated = DatumGetNumeric(DirectFunctionCall2(numeric_trunc,

@@ -29,6 +29,13 @@ SimhashDistance(uint64 a, uint64 b)
 	return SIMHASH_POPCOUNT64(a ^ b);
 }
 
+/* Three-way comparison of fingerprints as unsigned 64-bit integers. */
+static inline int
+SimhashCompare(uint64 a, uint64 b)
+{
+	return (a > b) - (a < b);
+}
+
 /* simhash_ball (ball.c): fixed length, 16 bytes, double-aligned, by reference. */
 typedef struct SimhashBall
 {
