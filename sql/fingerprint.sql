@@ -3,10 +3,25 @@
 
 -- A bare literal is a fingerprint literal (PostgreSQL reads type('literal')
 -- as a cast); text literals need their type.  Parameters and columns of
--- type text need nothing.
+-- type text need nothing.  The error names the right spelling and quotes
+-- at most 24 characters of the literal (doc/reference.md, "Text literals").
 \set VERBOSITY default
 SELECT simhash('hello world');
+SELECT simhash('Größere Bücher über Übergrößen und Überlängen');
+SELECT simhash('12345678901234567890');
 \set VERBOSITY terse
+SELECT repeat('a long document, ', 5000) AS long_document \gset
+SELECT simhash(:'long_document');
+-- 16 hex digits are the fingerprint they spell, whatever the call looks like.
+SELECT simhash('0123456789ABCDEF') = '0123456789abcdef'::simhash AS hex_literal_is_fingerprint,
+       simhash(text '0123456789abcdef') <> '0123456789abcdef'::simhash AS typed_literal_is_text;
+-- Views keep each spelling's meaning (pg_get_viewdef is what pg_dump writes).
+CREATE VIEW literal_forms AS
+  SELECT simhash(text 'hello world') AS typed, simhash('hello world'::text) AS cast_text,
+         simhash('0123456789abcdef') AS fingerprint;
+SELECT pg_get_viewdef('literal_forms');
+SELECT * FROM literal_forms;
+DROP VIEW literal_forms;
 SELECT simhash(text 'hello world') = simhash('hello world'::text) AS typed_literal;
 PREPARE fingerprint_untyped AS SELECT simhash($1);
 EXECUTE fingerprint_untyped('hello world');

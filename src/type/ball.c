@@ -33,7 +33,7 @@ simhash_ball_in(PG_FUNCTION_ARGS)
 		SIMHASH_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 							 errmsg("invalid input syntax for type %s: \"%s\"",
-									"simhash_ball", str),
+									"simhash_ball", SimhashShortText(str)),
 							 errdetail("A simhash_ball is written as a simhash, a slash and a radius, as in 0123456789abcdef/3.")));
 
 	errno = 0;
@@ -45,7 +45,7 @@ simhash_ball_in(PG_FUNCTION_ARGS)
 		SIMHASH_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 							 errmsg("invalid input syntax for type %s: \"%s\"",
-									"simhash_ball", str),
+									"simhash_ball", SimhashShortText(str)),
 							 errdetail("The radius after the slash must be an integer.")));
 
 	center = pnstrdup(str, slash - str);

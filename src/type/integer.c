@@ -16,9 +16,6 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
-/* The longest prefix of a numeric value that an error message shows. */
-#define SHOWN_DIGITS	24
-
 /* 0, 2^63 and 2^64 as numeric, made once per backend. */
 static Numeric zero;
 static Numeric two63;
@@ -59,16 +56,12 @@ Int64ToNumeric(int64 value)
 	return DatumGetNumeric(DirectFunctionCall1(int8_numeric, Int64GetDatum(value)));
 }
 
-/* The value as text, cut to SHOWN_DIGITS characters and "..." when longer. */
+/* The value as text, as error messages show it (cut as io.c cuts input). */
 static char *
 ShortText(Numeric num)
 {
-	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out,
-														   NumericGetDatum(num)));
-
-	if (strlen(text) > SHOWN_DIGITS)
-		return psprintf("%.*s...", SHOWN_DIGITS, text);
-	return text;
+	return SimhashShortText(DatumGetCString(DirectFunctionCall1(numeric_out,
+																NumericGetDatum(num))));
 }
 
 static void

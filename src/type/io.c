@@ -8,14 +8,40 @@
  *	  - 16 hexadecimal digits, either case, optionally prefixed by 0x or 0X;
  *	  - 64 binary digits, optionally prefixed by 0b or 0B.
  * Output is always 16 lowercase hexadecimal digits.
+ *
+ * simhash('...') with a quoted literal reaches simhash_in, not simhash(text):
+ * PostgreSQL reads typename('literal') as a cast.  So the error for input
+ * that is not a fingerprint shows only a short prefix of it (it may be a
+ * whole document) and hints at the spelling the user meant: text for a
+ * document, numeric for a decimal number.  Why simhash(unknown) is not
+ * declared to catch these calls: doc/reference.md, "Text literals".
  */
 #include "type/simhash.h"
 
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/varbit.h"
 
 #define SIMHASH_HEX_DIGITS	(SIMHASH_BITS / 4)
+
+/* The most characters of a rejected input that an error message shows. */
+#define SHOWN_CHARS 24
+
+/*
+ * str cut to SHOWN_CHARS characters (never inside a multibyte character),
+ * with "..." when it was longer: what error messages quote of an input.
+ */
+char *
+SimhashShortText(const char *str)
+{
+	int			len = strlen(str);
+	int			cut = pg_mbcharcliplen(str, len, SHOWN_CHARS);
+
+	if (cut < len)
+		return psprintf("%.*s...", cut, str);
+	return pstrdup(str);
+}
 
 static inline bool
 IsSpace(char c)
@@ -53,6 +79,18 @@ LooksLikeProse(const char *start, const char *end)
 			return true;
 	}
 	return false;
+}
+
+/* True when [start, end) is a decimal number that is no fingerprint spelling. */
+static bool
+LooksLikeDecimal(const char *start, const char *end)
+{
+	if (end - start == SIMHASH_HEX_DIGITS || start == end)
+		return false;
+	for (const char *p = start; p < end; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
 }
 
 static inline bool
@@ -122,10 +160,12 @@ simhash_in(PG_FUNCTION_ARGS)
 		SIMHASH_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 							 errmsg("invalid input syntax for type %s: \"%s\"",
-									"simhash", str),
+									"simhash", SimhashShortText(str)),
 							 errdetail("A simhash is written as 16 hexadecimal digits, optionally prefixed by 0x, or as 64 binary digits, optionally prefixed by 0b."),
 							 LooksLikeProse(start, end) ?
-							 errhint("To fingerprint a text literal, give it the type text: simhash(text '...').") : 0));
+							 errhint("simhash('...') is a cast of the literal to the type simhash; to fingerprint text, write simhash('...'::text).") :
+							 LooksLikeDecimal(start, end) ?
+							 errhint("Decimal numbers are read through numeric: '...'::numeric::simhash, or a parameter cast $1::numeric.") : 0));
 
 	PG_RETURN_SIMHASH(value);
 }

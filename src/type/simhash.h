@@ -56,5 +56,6 @@ SimhashWithin(uint64 fp, const SimhashBall *ball)
 /* io.c (ball.c parses and prints its center with them) */
 extern Datum simhash_in(PG_FUNCTION_ARGS);
 extern Datum simhash_out(PG_FUNCTION_ARGS);
+extern char *SimhashShortText(const char *str);
 
 #endif							/* SIMHASH_TYPE_H */
