@@ -10,7 +10,7 @@ only when used:
 """
 
 __all__ = ["Simhash"]
-__version__ = "1.0.0"
+__version__ = "0.1.0"
 
 _BITS = 64
 _MASK = (1 << _BITS) - 1

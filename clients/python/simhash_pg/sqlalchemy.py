@@ -34,6 +34,11 @@ class SimhashType(UserDefinedType):
             return None if value is None else Simhash(value).hex()
         return process
 
+    def literal_processor(self, dialect):
+        def process(value):
+            return "'%s'" % Simhash(value).hex()
+        return process
+
     def bind_expression(self, bindvalue):
         # A typed parameter, whether the driver splices it as a literal or not.
         return sa.cast(bindvalue, self)

@@ -1,0 +1,7 @@
+# The models of clients/python/examples/django_models.py, which README.md
+# shows: executed here so that they belong to this app.
+import os
+
+_EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "django_models.py")
+with open(_EXAMPLE) as _f:
+    exec(compile(_f.read(), _EXAMPLE, "exec"))
