@@ -52,7 +52,10 @@ install_deps() {
     local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
     [ -n "$CUSTOM_PG" ] && server="postgresql-common"
     install_packages $server libxxhash-dev libicu-dev libipc-run-perl make gcc pkg-config \
-                     perl ca-certificates
+                     perl ca-certificates \
+                     python3 python3-psycopg python3-psycopg2 python3-sqlalchemy python3-django nodejs
+    # (npm comes with some nodejs builds, NodeSource's for one; Debian's is a package)
+    command -v npm >/dev/null || install_packages npm
     id "$RUN_USER" >/dev/null 2>&1 || die "user $RUN_USER is missing (it comes with postgresql-common)"
     PG_BIN=$("$PG_CONFIG" --bindir)
 }
@@ -72,7 +75,8 @@ make_workdir() {
     trap cleanup EXIT
     mkdir "$WORK/src"
     tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-        --exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/src" -xf -
+        --exclude=./results --exclude=./tmp_check --exclude=node_modules --exclude=__pycache__ \
+        -cf - . | tar -C "$WORK/src" -xf -
     chown -R "$RUN_USER" "$WORK"
     cd "$WORK"    # the unprivileged user may not enter the caller's directory
 }

@@ -43,8 +43,28 @@ if ! as_user make -C "$WORK/src" -s installcheck-tap 2>&1 | tee "$WORK/tap.out";
     done
 fi
 
+# The client packages against the same cluster, one test each; npm ci
+# fetches node-postgres from the npm registry (pinned by package-lock.json).
+say "client packages (clients/python, clients/node)"
+clients_passed=0
+if as_user bash -c "cd '$WORK/src/clients/python' &&
+        /usr/bin/python3 -W ignore::DeprecationWarning -m unittest discover -s tests -t ." 2>&1; then
+    clients_passed=$((clients_passed + 1))
+else
+    status=1
+fi
+if as_user bash -c "cd '$WORK/src/clients/node' &&
+        npm ci --no-audit --no-fund --cache '$WORK/npm-cache' >/dev/null &&
+        node --test tests/*.test.js > '$WORK/node.out'" 2>&1; then
+    clients_passed=$((clients_passed + 1))
+    grep -E '^# (tests|pass|fail)' "$WORK/node.out"
+else
+    status=1
+    cat "$WORK/node.out" 2>/dev/null || true
+fi
+
 # One closing line over all runners: a test is the layout check, a
-# regression test, an isolation spec or a TAP file; one that did not report "ok" (crashed,
+# regression test, an isolation spec, a TAP file or a client package; one that did not report "ok" (crashed,
 # aborted, never ran) failed.
 regress_total=$(make -s -C "$WORK/src" print-test-count)
 # ("test name ... ok" before PostgreSQL 16, "ok N - name" from 16 on)
@@ -52,8 +72,8 @@ regress_passed=$(cat "$WORK/regress.out" "$WORK/isolation.out" \
     | grep -Ec '^(ok|test) .* ok( |$)|^ok [0-9]+ +- ' || true)
 tap_total=$(ls "$WORK"/src/test/t/*.pl | wc -l)
 tap_passed=$(grep -Ec '\.\. ok$' "$WORK/tap.out" || true)
-passed=$((layout_passed + regress_passed + tap_passed))
-failed=$((1 + regress_total + tap_total - passed))
+passed=$((layout_passed + regress_passed + tap_passed + clients_passed))
+failed=$((1 + regress_total + tap_total + 2 - passed))
 [ $failed -eq 0 ] || status=1
 echo
 echo "$passed passed, $failed failed"
