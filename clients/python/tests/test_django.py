@@ -71,6 +71,7 @@ class DjangoTest(unittest.TestCase):
         sql = self.sql.getvalue()
         self.assertIn('"fp" simhash GENERATED ALWAYS AS (simhash("body")) STORED NULL', sql)
         self.assertIn('USING simhash ("fp")', sql)
+        self.assertIn('"fp" simhash NULL', sql)
 
     def test_create_update_bulk_create(self):
         from django.db import connection
@@ -88,6 +89,25 @@ class DjangoTest(unittest.TestCase):
         self.assertEqual(self.Page.objects.get(url="7").fp, pages[7].fp)
         empty = self.Page.objects.create(url="empty", body="")
         self.assertIsNone(empty.fp)        # no words, no fingerprint
+
+    def test_plain_field_takes_ints_simhash_and_hex(self):
+        from myapp.models import Imported
+        from simhash_pg.django import Distance
+        Imported.objects.all().delete()
+        values = [0, 2**63, 2**64 - 1, Simhash(5), "00000000000000ff"]
+        for v in values:
+            Imported.objects.create(fp=v)
+        got = sorted(Imported.objects.values_list("fp", flat=True))
+        self.assertEqual(got, sorted(Simhash(v) for v in values))
+        self.assertTrue(all(isinstance(v, Simhash) for v in got))
+        row = Imported.objects.get(fp=2**64 - 1)
+        row.fp = 7
+        row.save()
+        self.assertEqual(Imported.objects.filter(fp=Simhash(7)).count(), 1)
+        self.assertEqual(sorted(Imported.objects.filter(fp__within=(0, 2)).values_list("fp", flat=True)),
+                         [0, 5, 2**63])
+        self.assertEqual(Imported.objects.order_by(Distance("fp", 2**64 - 1), "fp").first().fp, 0xff)
+        self.assertIsNone(Imported.objects.create(fp=None).fp)
 
     def test_within_and_nearest_equal_sequential_scan(self):
         from django.db import connection
