@@ -113,33 +113,36 @@ function selectList (columns) {
   return columns ? columns.map(ident).join(', ') : '*'
 }
 
-// { table, column, fingerprint | text, k, columns }: the rows within
-// Hamming distance k, as fp <-> q <= k (the clause the index answers), with
-// their distance.  Returns a query config for client.query().
-function within ({ table, column = 'fp', fingerprint, text, k, columns }) {
+function requireInteger (value, name) {
+  if (!Number.isInteger(value)) throw new TypeError(`${name} must be an integer, not ${value}`)
+}
+
+// SELECT columns, fp <-> q AS distance FROM table, then the clause that
+// tail(distance, $n) makes of the distance and the last parameter.
+function distanceQuery ({ table, column = 'fp', fingerprint, text, columns }, last, tail) {
   const values = []
-  const q = probe({ fingerprint, text }, values)
-  values.push(k)
-  const fp = ident(column)
+  const distance = `${ident(column)} <-> ${probe({ fingerprint, text }, values)}`
+  values.push(last)
   return {
-    text: `SELECT ${selectList(columns)}, ${fp} <-> ${q} AS distance FROM ${ident(table)} ` +
-          `WHERE ${fp} <-> ${q} <= $${values.length}::integer`,
+    text: `SELECT ${selectList(columns)}, ${distance} AS distance FROM ${ident(table)} ` +
+          tail(distance, `$${values.length}`),
     values
   }
 }
 
+// { table, column, fingerprint | text, k, columns }: the rows within
+// Hamming distance k, as fp <-> q <= k (the clause the index answers), with
+// their distance.  Returns a query config for client.query().
+function within (query) {
+  requireInteger(query.k, 'k')
+  return distanceQuery(query, query.k, (distance, k) => `WHERE ${distance} <= ${k}::integer`)
+}
+
 // { table, column, fingerprint | text, n, columns }: the n nearest rows, as
 // ORDER BY fp <-> q LIMIT n (the k-NN order the index answers).
-function nearest ({ table, column = 'fp', fingerprint, text, n, columns }) {
-  const values = []
-  const q = probe({ fingerprint, text }, values)
-  values.push(n)
-  const fp = ident(column)
-  return {
-    text: `SELECT ${selectList(columns)}, ${fp} <-> ${q} AS distance FROM ${ident(table)} ` +
-          `ORDER BY ${fp} <-> ${q} LIMIT $${values.length}::bigint`,
-    values
-  }
+function nearest (query) {
+  requireInteger(query.n, 'n')
+  return distanceQuery(query, query.n, (distance, n) => `ORDER BY ${distance} LIMIT ${n}::bigint`)
 }
 
 module.exports = { parse, param, fromSigned, toSigned, distance, register, registerGlobal, within, nearest }

@@ -36,4 +36,5 @@ test('within and nearest build the indexable clauses', () => {
     text: 'SELECT "id", "f" <-> simhash($1::text) AS distance FROM "pa""ges" ORDER BY "f" <-> simhash($1::text) LIMIT $2::bigint',
     values: ['a document', 5]
   })
+  assert.throws(() => simhash.within({ table: 't', fingerprint: 1n }), /k must be an integer/)
 })
