@@ -54,7 +54,7 @@ else
     status=1
 fi
 if as_user bash -c "cd '$WORK/src/clients/node' &&
-        npm ci --no-audit --no-fund --cache '$WORK/npm-cache' >/dev/null &&
+        npm ci --no-audit --no-fund --no-update-notifier --cache '$WORK/npm-cache' >/dev/null &&
         node --test tests/*.test.js > '$WORK/node.out'" 2>&1; then
     clients_passed=$((clients_passed + 1))
     grep -E '^# (tests|pass|fail)' "$WORK/node.out"
