@@ -18,6 +18,8 @@ SELECT simhash(body => text 'a b c', features => 'shingles') = simhash(text 'a b
 
 -- Invalid options: invalid_parameter_value, with the valid values.
 SELECT simhash(text 'x', 'trigrams');
+-- A document in the options' place (simhash(title, body)) is quoted to 24 characters.
+SELECT simhash(text 'a title', repeat('a long body, ', 1000));
 SELECT simhash(text 'x', 'chars', 17);
 SELECT simhash(text 'x', 'chars', -1);
 SELECT simhash(text 'x', 'words', 1, 'idf');

@@ -74,7 +74,7 @@ FingerprintOptionsParse(FingerprintOptions *opts, text *kind, int32 n,
 	if (kind_index < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid feature kind \"%s\"", k),
+				 errmsg("invalid feature kind \"%s\"", SimhashShortText(k)),
 				 errhint("Valid feature kinds are \"words\", \"shingles\" and \"chars\".")));
 	opts->kind = (FeatureKind) kind_index;
 
@@ -89,7 +89,7 @@ FingerprintOptionsParse(FingerprintOptions *opts, text *kind, int32 n,
 	if (weighting_index < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid weighting \"%s\"", w),
+				 errmsg("invalid weighting \"%s\"", SimhashShortText(w)),
 				 errhint("Valid weightings are \"tf\", \"binary\", \"log\" and \"runs\".")));
 	opts->weighting = (Weighting) weighting_index;
 
