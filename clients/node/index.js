@@ -64,33 +64,26 @@ async function lookupOids (queryable, name) {
   return { oid: rows[0].oid, arrayOid: rows[0].typarray }
 }
 
-function parsers () {
+// Looks the type up by name through queryable and sets the BigInt parsers
+// of it and its array type on target (a pg.Client or pg.types).
+async function setParsers (queryable, target, name) {
+  const { oid, arrayOid } = await lookupOids(queryable, name)
   const { arrayParser } = require('pg').types
-  return {
-    scalar: parse,
-    array: (text) => arrayParser.create(text, parse).parse()
-  }
+  target.setTypeParser(oid, 'text', parse)
+  target.setTypeParser(arrayOid, 'text', (text) => arrayParser.create(text, parse).parse())
+  return oid
 }
 
 // Makes simhash and simhash[] columns come back as BigInt on this client
-// (a pg.Client, connected).  The type is looked up by name.
-async function register (client, name = 'simhash') {
-  const { oid, arrayOid } = await lookupOids(client, name)
-  const p = parsers()
-  client.setTypeParser(oid, 'text', p.scalar)
-  client.setTypeParser(arrayOid, 'text', p.array)
-  return oid
+// (a pg.Client, connected).
+function register (client, name = 'simhash') {
+  return setParsers(client, client, name)
 }
 
 // The same for every client of the process (pg.types), for pools: the OIDs
 // are looked up through the given client or pool.
-async function registerGlobal (queryable, name = 'simhash') {
-  const { oid, arrayOid } = await lookupOids(queryable, name)
-  const { types } = require('pg')
-  const p = parsers()
-  types.setTypeParser(oid, 'text', p.scalar)
-  types.setTypeParser(arrayOid, 'text', p.array)
-  return oid
+function registerGlobal (queryable, name = 'simhash') {
+  return setParsers(queryable, require('pg').types, name)
 }
 
 function ident (name) {
