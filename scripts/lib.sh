@@ -51,7 +51,7 @@ install_packages() {
 install_deps() {
     local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
     [ -n "$CUSTOM_PG" ] && server="postgresql-common"
-    install_packages $server libxxhash-dev libicu-dev libipc-run-perl make gcc pkg-config \
+    install_packages $server libxxhash-dev libicu-dev libxml2-dev libipc-run-perl make gcc pkg-config \
                      perl ca-certificates
     id "$RUN_USER" >/dev/null 2>&1 || die "user $RUN_USER is missing (it comes with postgresql-common)"
     PG_BIN=$("$PG_CONFIG" --bindir)

@@ -154,9 +154,22 @@ static const char *const main_words[] = {
 	"article", "content", "entry", "main", "post", "story",
 };
 
+/*
+ * Flags of the names seen in this page: libxml2 keeps one copy of each
+ * name in its dictionary, so a name is known by its address.
+ */
+#define NAME_CACHE 64
+
+typedef struct NameCacheEntry
+{
+	const xmlChar *name;
+	uint8		flags;
+} NameCacheEntry;
+
 typedef struct Extractor
 {
 	htmlParserCtxtPtr ctxt;
+	NameCacheEntry names[NAME_CACHE];
 	/* our stack of open elements: the flags each one set */
 	uint8		stack[MAX_DEPTH + 1];
 	int			depth;
@@ -186,12 +199,18 @@ CompareKind(const void *key, const void *elem)
 }
 
 static uint8
-FlagsOfName(const char *name)
+FlagsOfName(Extractor *ex, const xmlChar *name)
 {
-	const ElementKind *k = bsearch(name, element_kinds, lengthof(element_kinds),
-								   sizeof(ElementKind), CompareKind);
+	NameCacheEntry *e = &ex->names[((uintptr_t) name >> 3) % NAME_CACHE];
+	const ElementKind *k;
 
-	return k ? k->flags : 0;
+	if (e->name == name)
+		return e->flags;
+	k = bsearch(name, element_kinds, lengthof(element_kinds),
+				sizeof(ElementKind), CompareKind);
+	e->name = name;
+	e->flags = k ? k->flags : 0;
+	return e->flags;
 }
 
 /* Does a word of value (class, id, role) start with one of words[]? */
@@ -237,7 +256,7 @@ FlagsOfAttributes(const xmlChar **atts)
 		const char *name = (const char *) atts[i];
 		const char *value = (const char *) atts[i + 1];
 
-		if (value == NULL)
+		if (value == NULL || (name[0] != 'c' && name[0] != 'i' && name[0] != 'r'))
 			continue;
 		if (strcmp(name, "class") != 0 && strcmp(name, "id") != 0 &&
 			strcmp(name, "role") != 0)
@@ -329,7 +348,7 @@ OnStart(void *ud, const xmlChar *name, const xmlChar **atts)
 {
 	Extractor  *ex = (Extractor *) ud;
 	htmlParserCtxtPtr ctxt = ex->ctxt;
-	uint8		flags = FlagsOfName((const char *) name);
+	uint8		flags = FlagsOfName(ex, name);
 
 	if (unlikely(InterruptPending))
 		xmlStopParser(ctxt);

@@ -105,9 +105,6 @@ simhash_html(PG_FUNCTION_ARGS)
 	char	   *kept;
 	uint64		result;
 
-	/* the options first: a bad one fails before the parse */
-	(void) FingerprintUtf8("", 0, PG_GETARG_TEXT_PP(2), PG_GETARG_INT32(3),
-						   PG_GETARG_TEXT_PP(4), PG_GETARG_BOOL(5), &result);
 	ReadPage(fcinfo, &page);
 	kept = HtmlKeptText(&page, &len);
 	if (!FingerprintUtf8(kept, len, PG_GETARG_TEXT_PP(2), PG_GETARG_INT32(3),

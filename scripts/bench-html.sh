@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Labelled near-duplicate benchmark of simhash_html (not part of the test
+# suite): builds web pages and their near-duplicates from HTML that Debian
+# ships (bench/make_html_near_duplicates.py: PostgreSQL's and Python's
+# manuals in English, the Debian Reference in Chinese), each page both as
+# plain text and as a markup-heavy page on one of three site templates;
+# prints F1 at Hamming distance k = 3 (and k = 0..8) per language and the
+# share of pairs within k = 3 per perturbation, for simhash of the plain
+# text (the ceiling), simhash of the raw HTML, and simhash_html with and
+# without boilerplate removal; then the speed of simhash_html against md5
+# over the same stored pages in the same run (median of RUNS runs, ratio).
+#
+# Usage: sudo scripts/bench-html.sh [ARTICLES_PER_LANGUAGE] [RUNS]
+# Honours PG_CONFIG like scripts/test.sh.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+ARTICLES=${1:-300}
+RUNS=${2:-7}
+install_deps
+install_packages postgresql-doc-15 python3-doc debian-reference-zh-cn python3
+make_workdir
+build_install
+start_cluster "-c jit=off -c max_parallel_workers_per_gather=0"
+
+say "generating the labelled pages ($ARTICLES articles per language)"
+mkdir -p "$WORK/bench"
+python3 "$REPO_ROOT/bench/make_html_near_duplicates.py" "$WORK/bench" "$ARTICLES"
+chown -R "$RUN_USER" "$WORK/bench"
+
+say "fingerprinting and scoring"
+psql_ <<SQL
+CREATE EXTENSION simhash;
+CREATE TABLE docs (doc_id int PRIMARY KEY, lang text, base text, variant text, template int, body text);
+CREATE TABLE pages (doc_id int PRIMARY KEY, html text);
+CREATE TABLE pairs (a int, b int, label int, kind text);
+\copy docs FROM '$WORK/bench/docs.tsv'
+\copy pages FROM '$WORK/bench/html.tsv'
+\copy pairs FROM '$WORK/bench/pairs.tsv'
+SELECT d.lang, count(*) AS pages, round(avg(octet_length(p.html))) AS "mean HTML bytes",
+       round(avg(octet_length(d.body))) AS "mean text bytes"
+  FROM docs d JOIN pages p USING (doc_id) GROUP BY 1 ORDER BY 1;
+
+CREATE TABLE fps (config text, doc_id int, fp simhash);
+INSERT INTO fps SELECT 'plain text (ceiling)', doc_id, simhash(body) FROM docs;
+INSERT INTO fps SELECT 'simhash(html)', doc_id, simhash(html) FROM pages;
+INSERT INTO fps SELECT 'simhash_html keep', doc_id, simhash_html(html, 'keep') FROM pages;
+INSERT INTO fps SELECT 'simhash_html remove', doc_id, simhash_html(html) FROM pages;
+CREATE INDEX ON fps (config, doc_id);
+ANALYZE;
+
+CREATE TABLE dist AS
+SELECT f1.config, d.lang, p.kind, p.label, f1.fp <-> f2.fp AS d
+  FROM pairs p JOIN docs d ON d.doc_id = p.a
+  JOIN fps f1 ON f1.doc_id = p.a JOIN fps f2 ON f2.doc_id = p.b AND f2.config = f1.config;
+CREATE TABLE scores AS
+SELECT config, lang, k,
+       count(*) FILTER (WHERE label = 1 AND d <= k) AS tp,
+       count(*) FILTER (WHERE label = 0 AND d <= k) AS fp,
+       count(*) FILTER (WHERE label = 1) AS pos
+  FROM dist, generate_series(0, 8) k GROUP BY 1, 2, 3;
+
+\echo
+\echo F1 at k = 0..8 (precision / recall at k = 3)
+SELECT config, lang,
+       string_agg(to_char(CASE WHEN tp = 0 THEN 0 ELSE 2.0 * tp / (2 * tp + fp + (pos - tp)) END, 'FM0.00'), ' ' ORDER BY k) AS "F1 k=0..8",
+       max(to_char(tp::numeric / nullif(tp + fp, 0), 'FM0.000')) FILTER (WHERE k = 3) AS "P@3",
+       max(to_char(tp::numeric / pos, 'FM0.000')) FILTER (WHERE k = 3) AS "R@3",
+       max(to_char(CASE WHEN tp = 0 THEN 0 ELSE 2.0 * tp / (2 * tp + fp + (pos - tp)) END, 'FM0.000')) FILTER (WHERE k = 3) AS "F1@3"
+  FROM scores GROUP BY 1, 2 ORDER BY 2, 1;
+
+\echo
+\echo Share of pairs within k = 3, per perturbation (recall for label 1, false matches for label 0)
+SELECT config, lang,
+       string_agg(kind || ' ' || to_char(avg_hit, 'FM0.00'), ', ' ORDER BY label DESC, kind) AS "within 3"
+  FROM (SELECT config, lang, kind, label, avg((d <= 3)::int) AS avg_hit FROM dist GROUP BY 1, 2, 3, 4) s
+ GROUP BY 1, 2 ORDER BY 2, 1;
+
+\echo
+\echo Unrelated pages of one site: all pairs of pages of different articles on the same template
+SELECT f1.config, a.lang, count(*) AS pairs,
+       count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3) AS "within 3",
+       round(avg(f1.fp <-> f2.fp), 1) AS "mean distance"
+  FROM docs a JOIN docs b ON a.lang = b.lang AND a.template = b.template AND a.base < b.base
+  JOIN fps f1 ON f1.doc_id = a.doc_id JOIN fps f2 ON f2.doc_id = b.doc_id AND f2.config = f1.config
+ GROUP BY 1, 2 ORDER BY 2, 1;
+
+\echo
+\echo Speed over the stored pages: median of $RUNS runs (after a warm-up), ratio to md5
+CREATE TABLE timings (fn text, run int, ms float8);
+DO \$\$
+DECLARE
+  fns text[] := ARRAY['md5(html)', 'simhash(html)', 'simhash_html(html)', 'simhash_html(html, ''keep'')'];
+  f text; t0 timestamptz;
+BEGIN
+  FOREACH f IN ARRAY fns LOOP
+    EXECUTE 'SELECT count(' || f || ') FROM pages';
+  END LOOP;
+  FOR r IN 1..$RUNS LOOP
+    FOREACH f IN ARRAY fns LOOP
+      t0 := clock_timestamp();
+      EXECUTE 'SELECT count(' || f || ') FROM pages';
+      INSERT INTO timings VALUES (f, r, 1000 * extract(epoch FROM clock_timestamp() - t0));
+    END LOOP;
+  END LOOP;
+END
+\$\$;
+WITH m AS (SELECT fn, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM timings GROUP BY fn),
+     size AS (SELECT sum(octet_length(html)) / 1e6 AS mb FROM pages)
+SELECT fn, round(m.ms::numeric, 1) AS "median ms", round((size.mb / (m.ms / 1000))::numeric, 1) AS "MB/s",
+       round(((SELECT ms FROM m WHERE fn = 'md5(html)') / m.ms)::numeric, 3) AS "speed vs md5"
+  FROM m, size ORDER BY m.ms;
+SQL
