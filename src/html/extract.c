@@ -442,9 +442,20 @@ OnCdata(void *ud, const xmlChar *s, int len)
 {
 }
 
+/*
+ * Errors are not reported, but one tells us something: an end tag that
+ * closes nothing ("Unexpected end tag", "Opening and ending tag mismatch").
+ * Browsers ignore such end tags, except </p> and </br>, which make an
+ * empty paragraph and a line break: both end the block.
+ */
 static void
 OnError(void *ud, xmlErrorPtr error)
 {
+	Extractor  *ex = (Extractor *) ud;
+
+	if (error->code == XML_ERR_TAG_NAME_MISMATCH && error->str1 != NULL &&
+		(strcmp(error->str1, "p") == 0 || strcmp(error->str1, "br") == 0))
+		EndBlock(ex);
 }
 
 void
@@ -452,8 +463,6 @@ HtmlExtract(const char *utf8, int64 len, HtmlPage *page)
 {
 	Extractor  *ex = palloc0(sizeof(Extractor));
 	htmlParserCtxtPtr volatile ctxt = NULL;
-	xmlParserInputBufferPtr buf;
-	xmlParserInputPtr input;
 
 	ex->textsize = Max(Min(len + 1, (int64) 1024 * 1024), 1024);
 	ex->text = palloc(ex->textsize);
@@ -465,34 +474,26 @@ HtmlExtract(const char *utf8, int64 len, HtmlPage *page)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("HTML page too long: %lld bytes", (long long) len)));
 
+	if (len == 0)
+	{
+		page->text = ex->text;
+		page->textlen = 0;
+		page->blocks = ex->blocks;
+		page->nblocks = 0;
+		return;
+	}
 	xmlInitParser();
 	PG_TRY();
 	{
 		xmlSAXHandler sax;
 
-		ctxt = htmlNewParserCtxt();
+		/* libxml2 copies the page into a buffer of its own */
+		ctxt = htmlCreateMemoryParserCtxt(utf8, (int) len);
 		if (ctxt == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
 					 errmsg("out of memory"),
 					 errdetail("libxml2 could not create an HTML parser.")));
-		/* the page in place (it ends with a NUL, which the parser reads) */
-		buf = xmlParserInputBufferCreateStatic(utf8, (int) len,
-											   XML_CHAR_ENCODING_UTF8);
-		if (buf == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory")));
-		input = xmlNewIOInputStream(ctxt, buf, XML_CHAR_ENCODING_UTF8);
-		if (input == NULL)
-		{
-			xmlFreeParserInputBuffer(buf);
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory")));
-		}
-		inputPush(ctxt, input);
-
 		memset(&sax, 0, sizeof(sax));
 		sax.startElement = OnStart;
 		sax.endElement = OnEnd;

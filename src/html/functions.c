@@ -19,47 +19,47 @@
 #include "utils/builtins.h"
 
 /*
- * The page of argument 0 as NUL-terminated UTF-8 (libxml2 reads the NUL),
- * converted from the database encoding if needed.  In SQL_ASCII, bytes
+ * The page of argument 0 in UTF-8, converted from the database encoding if
+ * needed (the result may point into the argument).  In SQL_ASCII, bytes
  * that are not UTF-8 become '?'.
  */
-static char *
+static const char *
 PageUtf8(FunctionCallInfo fcinfo, int64 *len)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
 	const char *s = VARDATA_ANY(t);
 	int			n = VARSIZE_ANY_EXHDR(t);
 	int			enc = GetDatabaseEncoding();
-	char	   *out;
+	char	   *out = NULL;
 
-	if (enc != PG_UTF8 && enc != PG_SQL_ASCII && n > 0)
+	*len = n;
+	if (enc == PG_UTF8 || n == 0)
+		return s;
+	if (enc != PG_SQL_ASCII)
 	{
 		out = pg_server_to_any(s, n, PG_UTF8);
 		if (out != s)
-		{
 			*len = strlen(out);
-			return out;
-		}
+		return out;
 	}
-	out = palloc(n + 1);
-	memcpy(out, s, n);
-	out[n] = '\0';
-	*len = n;
-	if (enc == PG_SQL_ASCII)
+	for (int i = 0; i < n;)
 	{
-		for (int i = 0; i < n;)
-		{
-			int			l = pg_utf_mblen((const unsigned char *) out + i);
+		const unsigned char *c = (const unsigned char *) (out ? out : s) + i;
+		int			l = pg_utf_mblen(c);
 
-			if (i + l > n || !pg_utf8_islegal((const unsigned char *) out + i, l))
-			{
-				out[i++] = '?';
-				continue;
-			}
+		if (i + l <= n && pg_utf8_islegal(c, l))
+		{
 			i += l;
+			continue;
 		}
+		if (out == NULL)
+		{
+			out = palloc(n);
+			memcpy(out, s, n);
+		}
+		out[i++] = '?';
 	}
-	return out;
+	return out ? out : s;
 }
 
 /* The boilerplate option: 'remove' (true) or 'keep' (false). */
@@ -85,10 +85,9 @@ ReadPage(FunctionCallInfo fcinfo, HtmlPage *page)
 {
 	bool		remove = RemoveBoilerplate(PG_GETARG_TEXT_PP(1));
 	int64		len;
-	char	   *utf8 = PageUtf8(fcinfo, &len);
+	const char *utf8 = PageUtf8(fcinfo, &len);
 
 	HtmlExtract(utf8, len, page);
-	pfree(utf8);
 	HtmlClassify(page, remove);
 }
 
