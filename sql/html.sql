@@ -107,9 +107,7 @@ SELECT count(*) FROM simhash_html_blocks('<p>x</p>', 'nope');
 -- Bad input: unclosed and misnested tags, deep nesting with stray end tags
 -- (which libxml2 alone takes seconds a MB over: the depth is capped),
 -- stray < and &, unquoted attributes, random text.  Never an error.
-SELECT name, length(simhash_html_text(html, 'keep')) AS text_chars,
-       simhash_html(html, 'keep') IS NOT NULL AS has_fp
-  FROM (VALUES
+CREATE TEMP TABLE bad AS SELECT * FROM (VALUES
    ('deep div', repeat('<div>', 100000) || 'deep' || repeat('</div>', 100000)),
    ('deep unclosed', repeat('<div>', 100000) || 'deep'),
    ('deep stray ends', repeat('<div>', 100000) || 'deep' || repeat('</span>', 100000)),
@@ -122,6 +120,9 @@ SELECT name, length(simhash_html_text(html, 'keep')) AS text_chars,
    ('unterminated tag', '<p>text <a href="x'),
    ('unterminated comment', '<p>before</p><!-- never closed <p>after'),
    ('unterminated script', '<p>before</p><script>var x = "<p>after"')) v(name, html);
+SELECT name, length(simhash_html_text(html, 'keep')) AS text_chars,
+       simhash_html(html, 'keep') IS NOT NULL AS has_fp
+  FROM bad;
 
 -- Deep dropped elements: the text after them is shown again once they close
 -- (the capped stack closes elements too deep to keep).
@@ -143,3 +144,18 @@ SELECT count(*) AS pages, count(simhash_html(html)) AS fingerprinted,
   FROM random_pages;
 SELECT count(*) FILTER (WHERE simhash_html_text(p, 'keep') = regexp_replace(p, '\s+', ' ', 'g') || E'\n') AS text_kept
   FROM (SELECT trim(regexp_replace(html, '[^a-z ]', '', 'g')) AS p FROM random_pages) s;
+
+-- The fast path (the default parser) and libxml2's HTML parser, its
+-- reference, give the same text on every page above
+-- (test/t/024_html_fast_path.pl compares them on many more).
+CREATE TEMP TABLE fast_texts AS
+SELECT name, simhash_html_text(html, 'keep') AS keep, simhash_html_text(html) AS remove
+  FROM (SELECT name, html FROM tricky UNION ALL SELECT name, html FROM bad
+        UNION ALL SELECT 'site ' || site, html FROM sites) p;
+SET simhash.html_parser = 'libxml2';
+SELECT count(*) AS pages,
+       count(*) FILTER (WHERE simhash_html_text(html, 'keep') = f.keep
+                          AND simhash_html_text(html) = f.remove) AS same_text
+  FROM (SELECT name, html FROM tricky UNION ALL SELECT name, html FROM bad
+        UNION ALL SELECT 'site ' || site, html FROM sites) p JOIN fast_texts f USING (name);
+RESET simhash.html_parser;

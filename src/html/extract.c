@@ -39,26 +39,13 @@
  * on the way.  Interrupts stop the parser from a callback, then are
  * served.
  */
-#include "html/html.h"
+#include "html/extract.h"
 
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
-
-#define MAX_DEPTH 512
-
-/* Element flags */
-#define EL_BLOCK	0x01		/* ends the block before and after it */
-#define EL_DROP		0x02		/* its text is not shown */
-#define EL_TITLE	0x04		/* <title>, shown although inside <head> */
-#define EL_LINK		0x08		/* <a> */
-#define EL_HINT		0x10		/* template: nav, aside, class="menu", ... */
-#define EL_MAIN		0x20		/* article, main: header/footer inside are
-								 * the article's own */
-#define EL_PRE		0x40		/* pre, textarea: newlines end the block */
-#define EL_EDGE		0x80		/* header, footer: template outside main */
 
 typedef struct ElementKind
 {
@@ -154,43 +141,6 @@ static const char *const main_words[] = {
 	"article", "content", "entry", "main", "post", "story",
 };
 
-/*
- * Flags of the names seen in this page: libxml2 keeps one copy of each
- * name in its dictionary, so a name is known by its address.
- */
-#define NAME_CACHE 64
-
-typedef struct NameCacheEntry
-{
-	const xmlChar *name;
-	uint8		flags;
-} NameCacheEntry;
-
-typedef struct Extractor
-{
-	htmlParserCtxtPtr ctxt;
-	NameCacheEntry names[NAME_CACHE];
-	/* our stack of open elements: the flags each one set */
-	uint8		stack[MAX_DEPTH + 1];
-	int			depth;
-	/* how many open elements have each flag */
-	int			drop,
-				title,
-				link,
-				hint,
-				main,
-				edge,
-				pre;
-	/* the text */
-	char	   *text;
-	int64		textlen;
-	int64		textsize;
-	bool		space;			/* whitespace seen since the last byte */
-	HtmlBlock	cur;			/* the block being filled (cur.len > 0) */
-	HtmlBlock  *blocks;
-	int			nblocks;
-	int			maxblocks;
-} Extractor;
 
 static int
 CompareKind(const void *key, const void *elem)
@@ -198,18 +148,25 @@ CompareKind(const void *key, const void *elem)
 	return strcmp((const char *) key, ((const ElementKind *) elem)->name);
 }
 
+/* The flags of an element by its name (lower case). */
+uint8
+ElementFlags(const char *name)
+{
+	const ElementKind *k = bsearch(name, element_kinds, lengthof(element_kinds),
+								   sizeof(ElementKind), CompareKind);
+
+	return k ? k->flags : 0;
+}
+
 static uint8
 FlagsOfName(Extractor *ex, const xmlChar *name)
 {
 	NameCacheEntry *e = &ex->names[((uintptr_t) name >> 3) % NAME_CACHE];
-	const ElementKind *k;
 
 	if (e->name == name)
 		return e->flags;
-	k = bsearch(name, element_kinds, lengthof(element_kinds),
-				sizeof(ElementKind), CompareKind);
 	e->name = name;
-	e->flags = k ? k->flags : 0;
+	e->flags = ElementFlags((const char *) name);
 	return e->flags;
 }
 
@@ -245,33 +202,40 @@ ValueHasWord(const char *value, const char *const *words, int nwords)
 	return false;
 }
 
-/* The flags that the attributes add: EL_HINT or EL_MAIN */
+/*
+ * The flags that an attribute (name in lower case, value NUL-terminated)
+ * adds: EL_HINT, EL_MAIN or none.
+ */
+uint8
+AttributeFlags(const char *name, const char *value)
+{
+	if (name[0] != 'c' && name[0] != 'i' && name[0] != 'r')
+		return 0;
+	if (strcmp(name, "class") != 0 && strcmp(name, "id") != 0 &&
+		strcmp(name, "role") != 0)
+		return 0;
+	if (ValueHasWord(value, hint_words, lengthof(hint_words)))
+		return EL_HINT;
+	if (ValueHasWord(value, main_words, lengthof(main_words)))
+		return EL_MAIN;
+	return 0;
+}
+
 static uint8
 FlagsOfAttributes(const xmlChar **atts)
 {
 	uint8		flags = 0;
 
 	for (int i = 0; atts[i] != NULL; i += 2)
-	{
-		const char *name = (const char *) atts[i];
-		const char *value = (const char *) atts[i + 1];
-
-		if (value == NULL || (name[0] != 'c' && name[0] != 'i' && name[0] != 'r'))
-			continue;
-		if (strcmp(name, "class") != 0 && strcmp(name, "id") != 0 &&
-			strcmp(name, "role") != 0)
-			continue;
-		if (ValueHasWord(value, hint_words, lengthof(hint_words)))
-			return EL_HINT;
-		if (ValueHasWord(value, main_words, lengthof(main_words)))
-			flags |= EL_MAIN;
-	}
-	return flags;
+		if (atts[i + 1] != NULL)
+			flags |= AttributeFlags((const char *) atts[i], (const char *) atts[i + 1]);
+	/* a hint wins over a main word */
+	return (flags & EL_HINT) ? EL_HINT : flags;
 }
 
 /* Ends the current block, if it has text. */
-static void
-EndBlock(Extractor *ex)
+void
+ExtractorBreak(Extractor *ex)
 {
 	ex->space = false;
 	if (ex->cur.len == 0)
@@ -339,8 +303,44 @@ static void
 CloseFlags(Extractor *ex, uint8 flags)
 {
 	if (flags & EL_BLOCK)
-		EndBlock(ex);
+		ExtractorBreak(ex);
 	CountFlags(ex, flags, -1);
+}
+
+/* An element opens (flags: ElementFlags and AttributeFlags). */
+void
+ExtractorOpen(Extractor *ex, uint8 flags)
+{
+	if (flags & EL_BLOCK)
+		ExtractorBreak(ex);
+	CountFlags(ex, flags, 1);
+	if (ex->depth <= MAX_DEPTH)
+		ex->stack[ex->depth] = flags;
+	ex->depth++;
+}
+
+/* The element on top closes. */
+void
+ExtractorClose(Extractor *ex)
+{
+	if (ex->depth == 0)
+		return;
+	ex->depth--;
+	if (ex->depth <= MAX_DEPTH)
+		CloseFlags(ex, ex->stack[ex->depth]);
+}
+
+/*
+ * The element under the top closes (the top takes its place): what the
+ * parsers do to an element that opens deeper than MAX_DEPTH.
+ */
+void
+ExtractorCloseParent(Extractor *ex)
+{
+	Assert(ex->depth >= 2 && ex->depth <= MAX_DEPTH + 1);
+	CloseFlags(ex, ex->stack[ex->depth - 2]);
+	ex->stack[ex->depth - 2] = ex->stack[ex->depth - 1];
+	ex->depth--;
 }
 
 static void
@@ -354,37 +354,25 @@ OnStart(void *ud, const xmlChar *name, const xmlChar **atts)
 		xmlStopParser(ctxt);
 	if (atts != NULL)
 		flags |= FlagsOfAttributes(atts);
-	if (flags & EL_BLOCK)
-		EndBlock(ex);
-	CountFlags(ex, flags, 1);
+	ExtractorOpen(ex, flags);
 
 	/*
 	 * Too deep: take the parent off libxml2's stack (the new element is its
 	 * top) and ours, as if it had closed.
 	 */
-	if (ex->depth >= MAX_DEPTH && ctxt->nameNr >= 2 &&
+	if (ex->depth > MAX_DEPTH && ctxt->nameNr >= 2 &&
 		ctxt->nameTab[ctxt->nameNr - 1] == name)
 	{
-		CloseFlags(ex, ex->stack[ex->depth - 1]);
+		ExtractorCloseParent(ex);
 		ctxt->nameTab[ctxt->nameNr - 2] = name;
 		ctxt->nameNr--;
-		ex->depth--;
 	}
-	if (ex->depth <= MAX_DEPTH)
-		ex->stack[ex->depth] = flags;
-	ex->depth++;
 }
 
 static void
 OnEnd(void *ud, const xmlChar *name)
 {
-	Extractor  *ex = (Extractor *) ud;
-
-	if (ex->depth == 0)
-		return;
-	ex->depth--;
-	if (ex->depth <= MAX_DEPTH)
-		CloseFlags(ex, ex->stack[ex->depth]);
+	ExtractorClose((Extractor *) ud);
 }
 
 /* is_space[c]: ASCII whitespace in HTML (and NUL, which never comes) */
@@ -393,17 +381,15 @@ static const bool is_space[256] = {
 	['\v'] = true,
 };
 
-static void
-OnText(void *ud, const xmlChar *s, int len)
+/* Text shown, or not (decoded UTF-8, whole characters). */
+void
+ExtractorText(Extractor *ex, const char *text, int len)
 {
-	Extractor  *ex = (Extractor *) ud;
-	const unsigned char *p = s;
-	const unsigned char *end = s + len;
+	const unsigned char *p = (const unsigned char *) text;
+	const unsigned char *end = p + len;
 
 	if (ex->drop > 0 && ex->title == 0)
 		return;
-	if (unlikely(InterruptPending))
-		xmlStopParser(ex->ctxt);
 	while (p < end)
 	{
 		const unsigned char *w;
@@ -414,7 +400,7 @@ OnText(void *ud, const xmlChar *s, int len)
 			if (is_space[*p])
 			{
 				if (*p == '\n' && ex->pre > 0)
-					EndBlock(ex);
+					ExtractorBreak(ex);
 				else
 					ex->space = true;
 				p++;
@@ -436,6 +422,16 @@ OnText(void *ud, const xmlChar *s, int len)
 	}
 }
 
+static void
+OnText(void *ud, const xmlChar *s, int len)
+{
+	Extractor  *ex = (Extractor *) ud;
+
+	if (unlikely(InterruptPending))
+		xmlStopParser(ex->ctxt);
+	ExtractorText(ex, (const char *) s, len);
+}
+
 /* script and style content, which we drop */
 static void
 OnCdata(void *ud, const xmlChar *s, int len)
@@ -455,31 +451,49 @@ OnError(void *ud, xmlErrorPtr error)
 
 	if (error->code == XML_ERR_TAG_NAME_MISMATCH && error->str1 != NULL &&
 		(strcmp(error->str1, "p") == 0 || strcmp(error->str1, "br") == 0))
-		EndBlock(ex);
+		ExtractorBreak(ex);
 }
 
-void
-HtmlExtract(const char *utf8, int64 len, HtmlPage *page)
+/* A new extractor for a page of len bytes. */
+Extractor *
+ExtractorCreate(int64 len)
 {
 	Extractor  *ex = palloc0(sizeof(Extractor));
-	htmlParserCtxtPtr volatile ctxt = NULL;
 
 	ex->textsize = Max(Min(len + 1, (int64) 1024 * 1024), 1024);
 	ex->text = palloc(ex->textsize);
 	ex->maxblocks = 64;
 	ex->blocks = palloc(ex->maxblocks * sizeof(HtmlBlock));
+	return ex;
+}
+
+/* The end of the page: its blocks, and the extractor freed. */
+void
+ExtractorFinish(Extractor *ex, HtmlPage *page)
+{
+	while (ex->depth > 0)
+		ExtractorClose(ex);
+	ExtractorBreak(ex);
+	page->text = ex->text;
+	page->textlen = ex->textlen;
+	page->blocks = ex->blocks;
+	page->nblocks = ex->nblocks;
+	pfree(ex);
+}
+
+void
+HtmlExtractLibxml2(const char *utf8, int64 len, HtmlPage *page)
+{
+	Extractor  *ex = ExtractorCreate(len);
+	htmlParserCtxtPtr volatile ctxt = NULL;
 
 	if (len > INT_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("HTML page too long: %lld bytes", (long long) len)));
-
 	if (len == 0)
 	{
-		page->text = ex->text;
-		page->textlen = 0;
-		page->blocks = ex->blocks;
-		page->nblocks = 0;
+		ExtractorFinish(ex, page);
 		return;
 	}
 	xmlInitParser();
@@ -522,13 +536,7 @@ HtmlExtract(const char *utf8, int64 len, HtmlPage *page)
 	PG_END_TRY();
 	htmlFreeParserCtxt(ctxt);
 	CHECK_FOR_INTERRUPTS();
-	EndBlock(ex);
-
-	page->text = ex->text;
-	page->textlen = ex->textlen;
-	page->blocks = ex->blocks;
-	page->nblocks = ex->nblocks;
-	pfree(ex);
+	ExtractorFinish(ex, page);
 }
 
 /*

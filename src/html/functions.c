@@ -17,6 +17,42 @@
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
+
+int			simhash_html_parser = HTML_PARSER_FAST;
+
+static const struct config_enum_entry html_parser_options[] = {
+	{"fast", HTML_PARSER_FAST, false},
+	{"libxml2", HTML_PARSER_LIBXML2, false},
+	{NULL, 0, false}
+};
+
+void
+SimhashHtmlInit(void)
+{
+	DefineCustomEnumVariable("simhash.html_parser",
+							 "Chooses the HTML parser of simhash_html.",
+							 "fast (the default) runs the extension's own "
+							 "tokenizer; libxml2 runs libxml2's HTML parser, its "
+							 "reference, which gives the same text on real pages "
+							 "but may differ on broken markup (doc/html.md): "
+							 "changing it may change stored fingerprints.",
+							 &simhash_html_parser,
+							 HTML_PARSER_FAST,
+							 html_parser_options,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+}
+
+void
+HtmlExtract(const char *utf8, int64 len, HtmlPage *page)
+{
+	if (simhash_html_parser == HTML_PARSER_FAST)
+		HtmlExtractFast(utf8, len, page);
+	else
+		HtmlExtractLibxml2(utf8, len, page);
+}
 
 /*
  * The page of argument 0 in UTF-8, converted from the database encoding if

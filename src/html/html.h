@@ -50,8 +50,23 @@ typedef struct HtmlPage
 	int			nblocks;
 } HtmlPage;
 
-/* extract.c: the blocks of utf8[0..len) (UTF-8, no NUL inside) */
+/*
+ * The blocks of utf8[0..len) (UTF-8, no NUL inside): HtmlExtract runs the
+ * parser simhash.html_parser names, libxml2's (extract.c) or the fast path
+ * (fast.c).
+ */
+typedef enum HtmlParser
+{
+	HTML_PARSER_FAST,
+	HTML_PARSER_LIBXML2
+} HtmlParser;
+extern int	simhash_html_parser;
 extern void HtmlExtract(const char *utf8, int64 len, HtmlPage *page);
+extern void HtmlExtractLibxml2(const char *utf8, int64 len, HtmlPage *page);
+extern void HtmlExtractFast(const char *utf8, int64 len, HtmlPage *page);
+
+/* functions.c: defines the simhash.html_parser setting */
+extern void SimhashHtmlInit(void);
 
 /* boilerplate.c: sets cls and kept of every block */
 extern void HtmlClassify(HtmlPage *page, bool remove_boilerplate);
