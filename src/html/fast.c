@@ -582,6 +582,9 @@ HtmlExtractFast(const char *utf8, int64 len, HtmlPage *page)
 	fp.ex = ExtractorCreate(len);
 	fp.p = utf8;
 	fp.end = utf8 + len;
+	/* a byte order mark starting the page is not text (libxml2 skips it) */
+	if (len >= 3 && memcmp(utf8, "\xEF\xBB\xBF", 3) == 0)
+		fp.p += 3;
 	next_check = fp.p + INTERRUPT_BYTES;
 	while (fp.p < fp.end)
 	{
