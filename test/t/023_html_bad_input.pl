@@ -18,6 +18,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time);
+use FindBin;
+use lib $FindBin::Bin;
+use SimhashTest;
 
 my $node = PostgreSQL::Test::Cluster->new('html_bad_input');
 $node->init;
@@ -86,52 +89,10 @@ cmp_ok($cancelled, '<', $seconds / 2,
 
 # Random pages, from a fixed seed.
 srand(20261125);
-my @tags = qw(p div span a b i li ul ol table tr td th h1 h2 pre br hr img nav header footer
-  aside main article section title head body html script style noscript template textarea
-  select option iframe svg math form input button blockquote code em strong font center
-  x-widget foo:bar);
-my @words = ('word', 'text', 'near', 'duplicate', '中文', '网页', 'Ελληνικά', 'русский',
-	'日本語', 'ไทย', 'a', 'the', '123', '4.5');
-my @junk = ('<', '>', '&', '&amp;', '&lt;', '&#x263A;', '&#0;', '&#xD800;', '&#99999999;',
-	'&nbsp', '&bogus;', '</', '<!--', '-->', '<!DOCTYPE html>', '<![CDATA[', ']]>', '<?php ',
-	'?>', '"', "'", '=', '/>', "\t", "\n", ' ', "\x{A0}", "\x{FEFF}");
-
-sub random_page
-{
-	my $n = 5 + int(rand(300));
-	my $s = '';
-	for (1 .. $n)
-	{
-		my $r = rand();
-		if ($r < 0.3)
-		{
-			my $t = $tags[ int(rand(@tags)) ];
-			$t = uc $t if rand() < 0.1;
-			my $attrs = '';
-			for (1 .. int(rand(3)))
-			{
-				my $q = (q{"}, q{'}, '')[ int(rand(3)) ];
-				$attrs .= ' ' . (qw(class id href role title style x))[ int(rand(7)) ]
-				  . '=' . $q . (qw(nav menu content main a&b x>y sidebar))[ int(rand(7)) ] . $q;
-			}
-			$s .= rand() < 0.6 ? "<$t$attrs>" : "</$t>";
-		}
-		elsif ($r < 0.45)
-		{
-			$s .= $junk[ int(rand(@junk)) ];
-		}
-		else
-		{
-			$s .= $words[ int(rand(@words)) ] . (rand() < 0.7 ? ' ' : '');
-		}
-	}
-	return $s;
-}
-
 my $copy = '';
 for my $i (1 .. 1500)
 {
-	my $page = random_page();
+	my $page = random_html_page();
 	$page =~ s/\\/\\\\/g;
 	$page =~ s/\t/\\t/g;
 	$page =~ s/\n/\\n/g;
