@@ -169,7 +169,7 @@ CloseTop(FastParser *fp)
 	fp->depth--;
 }
 
-/* Closes the elements down to the one named (hash h), at index i. */
+/* Closes the element at index i and those above it. */
 static void
 CloseTo(FastParser *fp, int i)
 {
@@ -202,6 +202,8 @@ StartBody(FastParser *fp)
 	fp->body = true;
 }
 
+static void Text(FastParser *fp, const char *s, int len);
+
 /* Appends the UTF-8 of code point c as text, if libxml2 would. */
 static void
 CodePoint(FastParser *fp, uint32 c)
@@ -214,7 +216,7 @@ CodePoint(FastParser *fp, uint32 c)
 		return;
 	unicode_to_utf8((pg_wchar) c, buf);
 	n = pg_utf_mblen(buf);
-	ExtractorText(fp->ex, (const char *) buf, n);
+	Text(fp, (const char *) buf, n);
 }
 
 /* Text s[0..len) as written, without the control characters libxml2 drops. */
