@@ -22,7 +22,11 @@ Each document is written twice:
             in its markup.
 The mirror and combo variants render the same article on another template.
 
-Usage: make_html_near_duplicates.py OUTDIR [ARTICLES_PER_LANGUAGE]
+With a third argument "handbook", the articles come from the texts of
+make_near_duplicates.py instead (the Debian Administrator's Handbook in
+English and Chinese, the Debian Edu manual in Chinese).
+
+Usage: make_html_near_duplicates.py OUTDIR [ARTICLES_PER_LANGUAGE] [handbook]
 """
 import html
 import os
@@ -196,14 +200,20 @@ def render(lang, tpl, body, meta):
 
 def main():
     outdir = sys.argv[1]
-    mnd.articles = articles
+    handbook = len(sys.argv) > 3 and sys.argv[3] == 'handbook'
+    if not handbook:
+        mnd.articles = articles
     mnd.render = render
-    # main() lists the handbook's folders (articles() above ignores them)
-    with tempfile.TemporaryDirectory() as d:
-        for sub in ('en-US', 'zh-CN'):
-            os.mkdir(os.path.join(d, sub))
-        mnd.HANDBOOK = d
+    if handbook:
+        del sys.argv[3]
         mnd.main()
+    else:
+        # main() lists the handbook's folders (articles() above ignores them)
+        with tempfile.TemporaryDirectory() as d:
+            for sub in ('en-US', 'zh-CN'):
+                os.mkdir(os.path.join(d, sub))
+            mnd.HANDBOOK = d
+            mnd.main()
     with open(os.path.join(outdir, 'html.tsv'), 'w', encoding='utf-8') as f:
         for i, page in enumerate(HTML_PAGES):
             page = page.replace('\\', '\\\\').replace('\t', ' ').replace('\n', '\\n').replace('\r', ' ')

@@ -10,22 +10,29 @@
 # without boilerplate removal; then the speed of simhash_html against md5
 # over the same stored pages in the same run (median of RUNS runs, ratio).
 #
-# Usage: sudo scripts/bench-html.sh [ARTICLES_PER_LANGUAGE] [RUNS]
+# Usage: sudo scripts/bench-html.sh [ARTICLES_PER_LANGUAGE] [RUNS] [handbook]
+# With "handbook", the articles are those of scripts/bench-fingerprint.sh
+# (the Debian Administrator's Handbook, the Debian Edu manual) instead.
 # Honours PG_CONFIG like scripts/test.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root "$@"
 ARTICLES=${1:-300}
 RUNS=${2:-7}
+SOURCE=${3:-}
 install_deps
-install_packages postgresql-doc-15 python3-doc debian-reference-zh-cn python3
+if [ "$SOURCE" = handbook ]; then
+    install_packages debian-handbook debian-edu-doc-zh-cn python3
+else
+    install_packages postgresql-doc-15 python3-doc debian-reference-zh-cn python3
+fi
 make_workdir
 build_install
 start_cluster "-c jit=off -c max_parallel_workers_per_gather=0"
 
 say "generating the labelled pages ($ARTICLES articles per language)"
 mkdir -p "$WORK/bench"
-python3 "$REPO_ROOT/bench/make_html_near_duplicates.py" "$WORK/bench" "$ARTICLES"
+python3 "$REPO_ROOT/bench/make_html_near_duplicates.py" "$WORK/bench" "$ARTICLES" $SOURCE
 chown -R "$RUN_USER" "$WORK/bench"
 
 say "fingerprinting and scoring"
