@@ -1,9 +1,12 @@
 /*
  * html/extract.c
- *	  The text of a web page as blocks, from libxml2's HTML parser in SAX
- *	  mode (doc/html.md says why this parser and how it was measured).
+ *	  The text of a web page as blocks: the extractor, which both parsers
+ *	  feed with opened and closed elements and text (Extractor*, extract.h),
+ *	  and the driver of libxml2's HTML parser in SAX mode, the reference
+ *	  (simhash.html_parser = 'libxml2'; the default is the fast path of
+ *	  fast.c).  doc/html.md says why this parser and how it was measured.
  *
- * The parser runs over the whole page in memory (htmlParseDocument: the
+ * libxml2's parser runs over the whole page in memory (htmlParseDocument: the
  * push parser drops what follows </html>, which browsers show, and loses
  * the end of a <script> cut between two chunks) and calls back for each
  * start tag, end tag and piece of text; no tree is built.  Entities come
@@ -22,7 +25,7 @@
  * share buttons, ...): boilerplate.c classifies the blocks from that.
  *
  * Memory: the page's text (at most the page's size) and the blocks, plus
- * libxml2's parser, whose stack of open elements we keep at most
+ * the parser: libxml2's, whose stack of open elements we keep at most
  * MAX_DEPTH deep.  libxml2 looks for the element an end tag closes through
  * its whole stack, so a page of 100,000 unclosed <div> followed by
  * 100,000 stray </span> would cost 10^10 steps (12 s a MB); browsers cap

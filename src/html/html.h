@@ -2,8 +2,9 @@
  * html/html.h
  *	  The public interface of src/html/: the text of a web page as blocks.
  *
- * HtmlExtract (extract.c) parses a page with libxml2's HTML parser in SAX
- * mode (no tree) and keeps what a reader sees, as blocks: the text between
+ * HtmlExtract parses a page with the fast path (fast.c) or libxml2's HTML
+ * parser in SAX mode (extract.c), neither building a tree, and keeps what
+ * a reader sees, as blocks (extract.c): the text between
  * two block-level boundaries (p, div, li, td, h1-h6, br, ...), entities
  * decoded, whitespace collapsed.  HtmlClassify (boilerplate.c) marks each
  * block content or boilerplate (navigation, headers, footers, link lists,
