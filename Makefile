@@ -9,12 +9,14 @@ EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION)
 
 MODULE_big  = simhash
 # One folder per layer (src/README.md): the types, fingerprinting, the index
-# access method, planner support; simhash.c holds the module-level items.
+# access method, planner support, web pages; simhash.c holds the
+# module-level items.
 OBJS        = src/simhash.o \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/type/*.c))) \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/fingerprint/*.c))) \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/index/*.c))) \
-              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/planner/*.c)))
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/planner/*.c))) \
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/html/*.c)))
 
 # The install script is assembled from src/install/*.sql in the order of
 # their numbers (src/install/README.md).  One piece is written by a script,
@@ -25,7 +27,7 @@ SQL_GENERATOR = $(srcdir)/src/install/gen/distance_compare.sh
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap stream stream_lz4 golden dump index
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).
@@ -36,11 +38,15 @@ ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 TAP_TESTS   = 1
 PROVE_TESTS = test/t/*.pl
 
-PG_CPPFLAGS = -I$(srcdir)/src -DSIMHASH_VERSION='"$(EXTVERSION)"' $(ICU_CFLAGS)
+# libxml2 (src/html/) through pkg-config; ICU's flags come from PGXS.
+PKG_CONFIG ?= pkg-config
+XML2_CFLAGS := $(shell $(PKG_CONFIG) --cflags libxml-2.0)
+XML2_LIBS   := $(shell $(PKG_CONFIG) --libs libxml-2.0)
+PG_CPPFLAGS = -I$(srcdir)/src -DSIMHASH_VERSION='"$(EXTVERSION)"' $(ICU_CFLAGS) $(XML2_CFLAGS)
 # Optimize at -O2 whatever the server's PGXS says: Debian 12's Makefile.global
 # builds extensions with -O1, which costs simhash(text) about 10 %.
 PG_CFLAGS   = -O2
-SHLIB_LINK  = $(ICU_LIBS)
+SHLIB_LINK  = $(ICU_LIBS) $(XML2_LIBS)
 EXTRA_CLEAN = $(DATA_built) results regression.diffs regression.out tmp_check log \
               test/isolation/results test/isolation/regression.diffs test/isolation/regression.out
 

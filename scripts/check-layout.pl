@@ -21,12 +21,14 @@ my %public = (
 	fingerprint => 'fingerprint/fingerprint.h',
 	index       => 'index/index.h',
 	planner     => 'planner/planner.h',
+	html        => 'html/html.h',
 );
 my %may_use = (
 	type        => [],
 	fingerprint => ['type'],
 	index       => ['type'],
 	planner     => ['type'],
+	html        => [ 'type', 'fingerprint' ],    # fingerprints the page's text
 	''          => [ sort keys %public ],    # src/simhash.c
 );
 

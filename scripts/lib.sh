@@ -51,7 +51,7 @@ install_packages() {
 install_deps() {
     local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
     [ -n "$CUSTOM_PG" ] && server="postgresql-common"
-    install_packages $server libxxhash-dev libicu-dev libipc-run-perl make gcc pkg-config \
+    install_packages $server libxxhash-dev libicu-dev libxml2-dev libipc-run-perl make gcc pkg-config \
                      perl ca-certificates \
                      python3 python3-psycopg python3-psycopg2 python3-sqlalchemy python3-django nodejs
     # (npm comes with some nodejs builds, NodeSource's for one; Debian's is a package)

@@ -9,6 +9,7 @@
 #include "utils/guc.h"
 
 #include "fingerprint/fingerprint.h"
+#include "html/html.h"
 #include "index/index.h"
 #include "planner/planner.h"
 
@@ -24,6 +25,7 @@ void
 _PG_init(void)
 {
 	SimhashFingerprintInit();
+	SimhashHtmlInit();
 	SimhashPlannerInit();
 	SimhashIndexInit();
 	MarkGUCPrefixReserved("simhash");

@@ -152,6 +152,23 @@ FingerprintDocument(FunctionCallInfo fcinfo)
 	PG_RETURN_SIMHASH(result);
 }
 
+/* fingerprint.h: the same pipeline for UTF-8 text the caller holds */
+bool
+FingerprintUtf8(const char *utf8, size_t len, text *features, int32 n,
+				text *weighting, bool numbers, uint64 *result)
+{
+	FingerprintOptions opts;
+	FeatureExtractor *fx;
+
+	if (features == NULL)
+		FingerprintOptionsDefault(&opts);
+	else
+		FingerprintOptionsParse(&opts, features, n, weighting, numbers);
+	fx = FeatureExtractorCreate(&opts, false, (int64) len);
+	SegmentDocument(utf8, len, opts.numbers, fx);
+	return FeatureExtractorResult(fx, result);
+}
+
 PG_FUNCTION_INFO_V1(simhash_text);
 Datum
 simhash_text(PG_FUNCTION_ARGS)

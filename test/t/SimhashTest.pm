@@ -5,9 +5,10 @@
 package SimhashTest;
 use strict;
 use warnings;
+use utf8;
 use Exporter 'import';
 our @EXPORT = qw($SIMHASH_TEST_SQL poke without_checksums compression_clause
-  column_compression);
+  column_compression random_html_page);
 
 our $SIMHASH_TEST_SQL = q{
 	CREATE EXTENSION simhash;
@@ -61,6 +62,46 @@ sub poke
 	sysseek($fh, $offset, 0) or die;
 	syswrite($fh, $bytes) == length($bytes) or die;
 	close $fh;
+}
+
+
+# A random page of tags (known, unknown, upper case), attributes with and
+# without quotes, entities (valid and not), comments, doctypes, CDATA,
+# processing instructions, stray markup characters and words of several
+# scripts: valid UTF-8, for the simhash_html tests (023, 024); rand() decides.
+my @html_tags = qw(p div span a b i li ul ol table tr td th h1 h2 pre br hr img nav header footer
+  aside main article section title head body html script style noscript template textarea
+  select option iframe svg math form input button blockquote code em strong font center
+  x-widget foo:bar);
+my @html_words = ('word', 'text', 'near', 'duplicate', '中文', '网页', 'Ελληνικά', 'русский',
+	'日本語', 'ไทย', 'a', 'the', '123', '4.5');
+my @html_junk = ('<', '>', '&', '&amp;', '&lt;', '&#x263A;', '&#0;', '&#xD800;', '&#99999999;',
+	'&nbsp', '&bogus;', '</', '<!--', '-->', '<!DOCTYPE html>', '<![CDATA[', ']]>', '<?php ',
+	'?>', '"', "'", '=', '/>', "\t", "\n", ' ', "\x{A0}");
+
+sub random_html_page
+{
+	my $s = '';
+	for (1 .. 5 + int(rand(300)))
+	{
+		my $r = rand();
+		if ($r < 0.3)
+		{
+			my $t = $html_tags[ int(rand(@html_tags)) ];
+			$t = uc $t if rand() < 0.1;
+			my $attrs = '';
+			for (1 .. int(rand(3)))
+			{
+				my $q = (q{"}, q{'}, '')[ int(rand(3)) ];
+				$attrs .= ' ' . (qw(class id href role title style x))[ int(rand(7)) ]
+				  . '=' . $q . (qw(nav menu content main a&b x>y sidebar))[ int(rand(7)) ] . $q;
+			}
+			$s .= rand() < 0.6 ? "<$t$attrs>" : "</$t>";
+		}
+		elsif ($r < 0.45) { $s .= $html_junk[ int(rand(@html_junk)) ]; }
+		else { $s .= $html_words[ int(rand(@html_words)) ] . (rand() < 0.7 ? ' ' : ''); }
+	}
+	return $s;
 }
 
 1;
