@@ -189,6 +189,23 @@ ChooseSplit(const ShLayout *layout, int table, Page page, uint32 lo, uint32 hi)
 			best = lo + ((u + 1) << unit_bits);
 		}
 	}
+	if (bestcost >= opaque->nentries)
+	{
+		/*
+		 * Every entry lies in one unit (a dominant block value: empty or
+		 * boilerplate documents, exact or near duplicates), so no boundary
+		 * separates any.  Splitting off one unit at a time would add a page
+		 * per unit and leave the entries where they were (600 copies of one
+		 * value made thousands of pages).  Cut right at the unit instead:
+		 * below it if anything lies below, else above it.  At most two such
+		 * splits at chunk and two at prefix level isolate the value, whose
+		 * bucket then grows an overflow chain.
+		 */
+		uint32		u = (ShPrefix(layout, table,
+								  ShEntryFingerprint(ShPageEntry(page, 0))) - lo) >> unit_bits;
+
+		best = lo + ((u > 0 ? u : 1) << unit_bits);
+	}
 	pfree(counts);
 	return best;
 }

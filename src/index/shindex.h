@@ -25,8 +25,9 @@
  * whole chunk (possibly several chunks), or, when its bit in dirmask is set,
  * at a directory page holding one bucket block number per prefix of the
  * chunk.  A full bucket is split in two at the median prefix (a directory
- * page is created for the chunk when needed); a full bucket that covers a
- * single prefix grows a chain of overflow pages instead.  This is an
+ * page is created for the chunk when needed), or, when all its entries
+ * share one prefix (or one chunk), right beside it; a full bucket that
+ * covers a single prefix grows a chain of overflow pages instead.  This is an
  * extendible hash over the prefix space with a directory at full resolution,
  * so a lookup costs the same few page reads however much the table has grown
  * since the build: metapage, at most one directory page, the bucket.
