@@ -129,13 +129,30 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 		}
 		else
 		{
-			/* Full: the per-table path splits it or extends its chain. */
-			PendingEntry *e = &pi->entries[(uint32) keys[i]];
+			/*
+			 * Full: the per-table path splits it or extends its chain, with
+			 * every entry of this prefix at once (a page's worth per WAL
+			 * record) when the bucket holds only this prefix.
+			 */
+			ShNewEntry *run;
 
+			j = i + 1;
+			if (opaque->hi - opaque->lo == 1)
+				while (j < nkeys && (uint32) (keys[j] >> 32) == prefix)
+					j++;
 			UnlockReleaseBuffer(buf);
-			ShInsertEntry(index, layout, table, e->fp, &e->tid);
-			e->done |= 1 << table;
-			i++;
+			run = palloc(sizeof(ShNewEntry) * (j - i));
+			for (int64 k = i; k < j; k++)
+			{
+				PendingEntry *e = &pi->entries[(uint32) keys[k]];
+
+				run[k - i].fp = e->fp;
+				run[k - i].tid = e->tid;
+				run[k - i].done = &e->done;
+			}
+			ShInsertEntries(index, layout, table, run, (int) (j - i));
+			pfree(run);
+			i = j;
 		}
 		CHECK_FOR_INTERRUPTS();
 	}

@@ -131,6 +131,14 @@ ShEntryTid(const char *entry, ItemPointer tid)
 	memcpy(tid, entry + sizeof(uint64), sizeof(ItemPointerData));
 }
 
+/* An entry to insert (ShInsertEntries), and where to record it written. */
+typedef struct ShNewEntry
+{
+	uint64		fp;
+	ItemPointerData tid;
+	uint16	   *done;			/* bit t set once in table t, or NULL */
+} ShNewEntry;
+
 /* Directory pages: one bucket block number per prefix of a chunk. */
 #define ShDirEntries(page)	((BlockNumber *) ((char *) (page) + SH_ENTRIES_OFFSET))
 
@@ -205,6 +213,9 @@ typedef struct ShAmCache
 {
 	ShLayout	layout;
 	ShRootCopy	roots;
+	/* per table, the last overflow chain appended to (insert.c) */
+	BlockNumber chainhead[SH_MAX_TABLES];	/* its first page, 0: none */
+	BlockNumber chaintail[SH_MAX_TABLES];	/* a page of it with room */
 } ShAmCache;
 
 static inline uint32
@@ -277,6 +288,8 @@ extern bool shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, hea
 											 checkUnique, indexInfo));
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
+extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,
+							const ShNewEntry *entries, int n);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 						  uint64 fp, ItemPointer tid);
 
