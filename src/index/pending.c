@@ -14,7 +14,9 @@
  *
  *  - other backends cannot see the rows before the transaction commits:
  *    pending entries are written at PRE_COMMIT / PRE_PREPARE (an error
- *    there aborts the transaction);
+ *    there aborts the transaction); rows inserted after that write, by work
+ *    that runs later in the commit sequence (another module's pre-commit
+ *    callback, registered before ours), go straight into the index;
  *  - this backend's own index scans: amrescan writes the index's entries
  *    first (every scan, bitmap or not, starts with a rescan), and so does
  *    simhash_index_check;
@@ -81,7 +83,9 @@ static PendingIndex *pending = NULL;
 
 /* simhash.batch_inserts */
 static bool batch_inserts = true;
-static bool hooks_installed = false;
+
+/* Set once the pending entries have been written at PRE_COMMIT/PRE_PREPARE. */
+static bool written_for_commit = false;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 
@@ -293,6 +297,8 @@ PendingXactCallback(XactEvent event, void *arg)
 	{
 		case XACT_EVENT_PRE_COMMIT:
 		case XACT_EVENT_PRE_PREPARE:
+			/* From here on, nothing waits: a later batch would be lost. */
+			written_for_commit = true;
 			ShPendingFlushAll();
 			break;
 		case XACT_EVENT_COMMIT:
@@ -301,6 +307,7 @@ PendingXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_PARALLEL_COMMIT:
 		case XACT_EVENT_PARALLEL_ABORT:
 			pending = NULL;		/* freed with TopTransactionContext */
+			written_for_commit = false;
 			break;
 		default:
 			break;
@@ -360,19 +367,8 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 	int64		limit;
 
 	if (!batch_inserts || indexInfo->ii_ExclusionOps != NULL || IsParallelWorker() ||
-		!IsTransactionState())
+		!IsTransactionState() || written_for_commit)
 		return false;
-	if (!hooks_installed)
-	{
-		RegisterXactCallback(PendingXactCallback, NULL);
-		RegisterSubXactCallback(PendingSubXactCallback, NULL);
-		prev_ProcessUtility = ProcessUtility_hook;
-		ProcessUtility_hook = PendingProcessUtility;
-		prev_ExecutorStart = ExecutorStart_hook;
-		ExecutorStart_hook = PendingExecutorStart;
-		hooks_installed = true;
-	}
-
 	pi = FindPending(RelationGetRelid(index));
 	if (pi == NULL)
 	{
@@ -418,10 +414,24 @@ ShPendingRescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	shrescan(scan, scankey, nscankeys, orderbys, norderbys);
 }
 
-/* Defines simhash.batch_inserts; called once from _PG_init. */
+/*
+ * Defines simhash.batch_inserts and installs the callbacks and hooks;
+ * called once from _PG_init.  At load time rather than at the first batched
+ * insert: a callback registered while the core is calling the pre-commit
+ * callbacks would miss that commit, and the core calls them newest first,
+ * so ours runs before those of modules loaded earlier (whose inserts then
+ * go straight into the index: written_for_commit).
+ */
 void
 ShPendingInit(void)
 {
+	RegisterXactCallback(PendingXactCallback, NULL);
+	RegisterSubXactCallback(PendingSubXactCallback, NULL);
+	prev_ProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = PendingProcessUtility;
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = PendingExecutorStart;
+
 	DefineCustomBoolVariable("simhash.batch_inserts",
 							 "Batches a transaction's inserts into simhash indexes until commit or the next scan.",
 							 "Off: every row is written into the index at once, one WAL record per row.",
