@@ -205,16 +205,48 @@ CompareKeys(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Error context of a batch being written: an error there (a cancel, no
+ * space left) says which index, and at commit that the transaction is
+ * rolled back rather than committed.
+ */
+static void
+FlushErrorContext(void *arg)
+{
+	Relation	index = (Relation) arg;
+
+	if (written_for_commit)
+		errcontext("writing the batched entries of simhash index \"%s\" at commit; the transaction is rolled back",
+				   RelationGetRelationName(index));
+	else
+		errcontext("writing the batched entries of simhash index \"%s\"",
+				   RelationGetRelationName(index));
+}
+
+static void FlushPendingEntries(Relation index, PendingIndex *pi);
+
 /* Writes every pending entry of pi into index, then forgets them. */
 static void
 FlushPending(Relation index, PendingIndex *pi)
 {
-	const ShLayout *layout = ShGetLayout(index);
-	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
-	uint64	   *keys;
+	ErrorContextCallback errcallback;
 
 	if (pi->n == 0)
 		return;
+	errcallback.callback = FlushErrorContext;
+	errcallback.arg = (void *) index;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	FlushPendingEntries(index, pi);
+	error_context_stack = errcallback.previous;
+}
+
+static void
+FlushPendingEntries(Relation index, PendingIndex *pi)
+{
+	const ShLayout *layout = ShGetLayout(index);
+	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
+	uint64	   *keys;
 	if (pi->n <= SMALL_BATCH)
 	{
 		FlushRows(index, cache, pi);
