@@ -319,6 +319,7 @@ extern IndexBulkDeleteResult *shvacuumcleanup(IndexVacuumInfo *info,
 											  IndexBulkDeleteResult *stats);
 
 /* cost.c */
+extern void ShCostInit(void);
 extern void shcostestimate(PlannerInfo *root, IndexPath *path,
 						   double loop_count, Cost *indexStartupCost,
 						   Cost *indexTotalCost, Selectivity *indexSelectivity,
