@@ -5,8 +5,9 @@
  * Every registered page costs generic WAL a copy and a byte-by-byte
  * comparison of its used part, so one entry per bucket page per record is
  * dear.  Instead, aminsert collects a transaction's (fingerprint, TID)
- * pairs in backend memory (up to work_mem per index) and writes them out
- * sorted by prefix, table by table, so that every WAL record appends all
+ * pairs in backend memory (up to work_mem for all indexes together) and
+ * writes them out sorted by prefix, table by table, so that every WAL
+ * record appends all
  * the pending entries that belong to one bucket (a batch of a few rows is
  * written row by row instead, one record per row for up to four tables, as
  * unbatched rows are).  Entries only have to be
@@ -55,6 +56,7 @@
 #include "nodes/execnodes.h"
 #include "tcop/utility.h"
 #include "utils/guc.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -81,6 +83,20 @@ typedef struct PendingIndex
 /* Allocated in TopTransactionContext; NULL outside a transaction. */
 static PendingIndex *pending = NULL;
 
+/*
+ * The same, by index OID (aminsert finds its batch in O(1) however many
+ * indexes have one), and the entries pending in all of them: one work_mem
+ * budget per backend, not per index.
+ */
+typedef struct PendingSlot
+{
+	Oid			indexoid;		/* hash key */
+	PendingIndex *pi;
+} PendingSlot;
+
+static HTAB *pending_by_oid = NULL;
+static int64 pending_total = 0;
+
 /* simhash.batch_inserts */
 static bool batch_inserts = true;
 
@@ -90,6 +106,14 @@ static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 
 static void ShPendingFlushAll(void);
+
+/* Sets the number of entries pending in pi, keeping pending_total. */
+static void
+SetPendingCount(PendingIndex *pi, int64 n)
+{
+	pending_total += n - pi->n;
+	pi->n = n;
+}
 
 /*
  * Appends the pending entries of one table, sorted by prefix, keys[i] =
@@ -250,7 +274,7 @@ FlushPendingEntries(Relation index, PendingIndex *pi)
 	if (pi->n <= SMALL_BATCH)
 	{
 		FlushRows(index, cache, pi);
-		pi->n = 0;
+		SetPendingCount(pi, 0);
 		return;
 	}
 	keys = palloc_extended(sizeof(uint64) * pi->n, MCXT_ALLOC_HUGE);
@@ -267,18 +291,18 @@ FlushPendingEntries(Relation index, PendingIndex *pi)
 		FlushTable(index, cache, pi, t, keys, nkeys);
 	}
 	pfree(keys);
-	pi->n = 0;
+	SetPendingCount(pi, 0);
 }
 
 static PendingIndex *
 FindPending(Oid indexoid)
 {
-	for (PendingIndex *pi = pending; pi != NULL; pi = pi->next)
-	{
-		if (pi->indexoid == indexoid)
-			return pi;
-	}
-	return NULL;
+	PendingSlot *slot;
+
+	if (pending_by_oid == NULL)
+		return NULL;
+	slot = hash_search(pending_by_oid, &indexoid, HASH_FIND, NULL);
+	return slot ? slot->pi : NULL;
 }
 
 /* Writes the pending entries of this index, if any. */
@@ -298,7 +322,7 @@ ShPendingForget(Relation index)
 	PendingIndex *pi = FindPending(RelationGetRelid(index));
 
 	if (pi != NULL)
-		pi->n = 0;
+		SetPendingCount(pi, 0);
 }
 
 /* Writes everything pending, for every index still there. */
@@ -318,7 +342,7 @@ ShPendingFlushAll(void)
 			index->rd_indam != NULL && index->rd_indam->aminsert == shinsert)
 			FlushPending(index, pi);
 		relation_close(index, NoLock);
-		pi->n = 0;
+		SetPendingCount(pi, 0);
 	}
 }
 
@@ -339,6 +363,8 @@ PendingXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_PARALLEL_COMMIT:
 		case XACT_EVENT_PARALLEL_ABORT:
 			pending = NULL;		/* freed with TopTransactionContext */
+			pending_by_oid = NULL;
+			pending_total = 0;
 			written_for_commit = false;
 			break;
 		default:
@@ -362,7 +388,7 @@ PendingSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 				continue;
 			pi->entries[keep++] = pi->entries[i];
 		}
-		pi->n = keep;
+		SetPendingCount(pi, keep);
 	}
 }
 
@@ -404,10 +430,25 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 	pi = FindPending(RelationGetRelid(index));
 	if (pi == NULL)
 	{
+		Oid			indexoid = RelationGetRelid(index);
+		PendingSlot *slot;
+
+		if (pending_by_oid == NULL)
+		{
+			HASHCTL		ctl;
+
+			ctl.keysize = sizeof(Oid);
+			ctl.entrysize = sizeof(PendingSlot);
+			ctl.hcxt = TopTransactionContext;
+			pending_by_oid = hash_create("simhash pending inserts", 16, &ctl,
+										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		}
 		pi = MemoryContextAllocZero(TopTransactionContext, sizeof(PendingIndex));
-		pi->indexoid = RelationGetRelid(index);
+		pi->indexoid = indexoid;
 		pi->next = pending;
 		pending = pi;
+		slot = hash_search(pending_by_oid, &indexoid, HASH_ENTER, NULL);
+		slot->pi = pi;
 	}
 	limit = Max((int64) 1024, (int64) work_mem * 1024 / (int64) sizeof(PendingEntry));
 	limit = Min(limit, (int64) 1 << 30);	/* entry numbers fit in 32 bits */
@@ -428,9 +469,23 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 	pi->entries[pi->n].tid = *tid;
 	pi->entries[pi->n].done = 0;
 	pi->entries[pi->n].subid = GetCurrentSubTransactionId();
-	pi->n++;
-	if (pi->n >= limit)
-		FlushPending(index, pi);
+	SetPendingCount(pi, pi->n + 1);
+	if (pending_total >= limit)
+	{
+		/*
+		 * work_mem is one budget for every index's batch: write them all
+		 * (the one being inserted into is open; the others are opened by
+		 * OID), and hand their arrays back.
+		 */
+		ShPendingFlushAll();
+		for (PendingIndex *p = pending; p != NULL; p = p->next)
+		{
+			if (p->entries)
+				pfree(p->entries);
+			p->entries = NULL;
+			p->cap = 0;
+		}
+	}
 	return true;
 }
 
