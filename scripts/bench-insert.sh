@@ -13,7 +13,11 @@
 #               every page after it writes a full-page image to WAL
 # It prints the median wall time (statement and commit), the WAL bytes per
 # row, and the btree's time divided by the simhash index's (= its insert
-# rate as a fraction of the btree's).  Not part of the test suite.
+# rate as a fraction of the btree's).  Then, in the same run, the rate of
+# BENCH_NEW copies of one fingerprint against BENCH_NEW distinct ones, each
+# into an empty table with a simhash index, batched and with
+# simhash.batch_inserts = off (issue 15: at least half the distinct rate).
+# Not part of the test suite.
 #   BENCH_SIZES   sizes to load (default "1000000 10000000")
 #   BENCH_REPEAT  rounds per condition (default 3)
 #   BENCH_NEW     rows inserted per round (default 100000)
@@ -87,6 +91,19 @@ SQL
     done
 done
 
+say "duplicates: $NEW copies of one fingerprint against $NEW distinct ones"
+psql_ -c "DROP TABLE IF EXISTS dup_src; CREATE TABLE dup_src AS SELECT 'identical' AS ds, '0123456789abcdef'::simhash AS fp FROM generate_series(1, $NEW) UNION ALL SELECT 'distinct', fp FROM gen('uniform', $NEW) fp;"
+for r in $(seq 1 "$REPEAT"); do
+    for mode in batched 'row by row'; do
+        batch=on; [ "$mode" = 'row by row' ] && batch=off
+        for ds in identical distinct; do
+            psql_ -c "DROP TABLE IF EXISTS dup_t; CREATE TABLE dup_t (fp simhash); CREATE INDEX ON dup_t USING simhash (fp);" \
+                  -c "SET simhash.batch_inserts = $batch" \
+                  -c "CALL timed(0, '$ds', '$mode', 'simhash index', $r, 'INSERT INTO dup_t SELECT fp FROM dup_src WHERE ds = ''$ds''')"
+        done
+    done
+done
+
 say "results: median of $REPEAT rounds of $NEW rows (ms, WAL bytes per row)"
 psql_ -P pager=off <<SQL
 \pset format aligned
@@ -94,7 +111,7 @@ WITH m AS (
   SELECT size, dataset, cond, method,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY wal_bytes / 1.0) AS wal
-    FROM results GROUP BY 1, 2, 3, 4)
+    FROM results WHERE size > 0 GROUP BY 1, 2, 3, 4)
 SELECT s.size, s.dataset, s.cond,
        round(s.ms::numeric) AS "simhash ms", round(b.ms::numeric) AS "btree ms",
        round((b.ms / s.ms)::numeric, 2) AS "rate vs btree",
@@ -103,4 +120,18 @@ SELECT s.size, s.dataset, s.cond,
   FROM m s JOIN m b USING (size, dataset, cond)
  WHERE s.method = 'simhash index' AND b.method = 'btree (bigint)'
  ORDER BY s.size, s.dataset DESC, s.cond DESC;
+SQL
+
+say "duplicates: median of $REPEAT rounds of $NEW rows into an empty table (ms)"
+psql_ -P pager=off <<SQL
+\pset format aligned
+WITH m AS (
+  SELECT dataset, cond, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms
+    FROM results WHERE size = 0 GROUP BY 1, 2)
+SELECT i.cond AS mode, round(i.ms::numeric) AS "identical ms",
+       round(d.ms::numeric) AS "distinct ms",
+       round((d.ms / i.ms)::numeric, 2) AS "identical rate vs distinct"
+  FROM m i JOIN m d USING (cond)
+ WHERE i.dataset = 'identical' AND d.dataset = 'distinct'
+ ORDER BY 1;
 SQL

@@ -32,6 +32,8 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/spccache.h"
@@ -157,18 +159,6 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 			examined * (2 * cpu_operator_cost + cpu_index_tuple_cost);
 		*indexTotalCost = *indexStartupCost + examined * cpu_index_tuple_cost;
 	}
-	/*
-	 * An index-only scan (possible for queries that need no column at all,
-	 * such as count(*)) would skip the heap for TIDs that a concurrent
-	 * VACUUM may already have freed and the visibility map marked visible:
-	 * see the handler.  Price it above a disabled sequential scan so that
-	 * it is never chosen.
-	 */
-	if (path->path.pathtype == T_IndexOnlyScan)
-	{
-		*indexStartupCost += 2 * disable_cost;
-		*indexTotalCost += 2 * disable_cost;
-	}
 	*indexSelectivity = costs.indexSelectivity;
 	*indexCorrelation = 0;
 	*indexPages = pages;
@@ -238,4 +228,51 @@ simhash_within_sel(PG_FUNCTION_ARGS)
 	selec = Max(ShWithinProbability(radius) * (1.0 - nullfrac), sampled);
 	CLAMP_PROBABILITY(selec);
 	PG_RETURN_FLOAT8(selec);
+}
+
+/*
+ * NO INDEX-ONLY SCANS
+ *
+ * The planner offers an index-only scan of any index for a query that needs
+ * no column of the table (count(*), EXISTS), even one whose access method
+ * cannot return values (amcanreturn NULL).  Ours must never run one: it
+ * would skip the heap for TIDs that a concurrent VACUUM may already have
+ * freed and the visibility map marked visible (see the handler).  Pricing
+ * it out is not enough (a sequential scan may cost more, and from
+ * PostgreSQL 18 a disabled plan loses to any enabled one whatever its
+ * cost), so such paths are removed once a relation's paths are built; a
+ * sequential scan is added back should nothing else remain.
+ */
+static set_rel_pathlist_hook_type prev_set_rel_pathlist = NULL;
+
+static void
+ShForbidIndexOnlyScans(PlannerInfo *root, RelOptInfo *rel, Index rti,
+					   RangeTblEntry *rte)
+{
+	ListCell   *lc;
+	bool		removed = false;
+
+	if (prev_set_rel_pathlist)
+		prev_set_rel_pathlist(root, rel, rti, rte);
+	foreach(lc, rel->pathlist)
+	{
+		Path	   *p = (Path *) lfirst(lc);
+
+		if (IsA(p, IndexPath) && p->pathtype == T_IndexOnlyScan &&
+			((IndexPath *) p)->indexinfo->amcostestimate == (void *) shcostestimate)
+		{
+			rel->pathlist = foreach_delete_current(rel->pathlist, lc);
+			removed = true;
+		}
+	}
+	if (removed && rel->pathlist == NIL && rel->rtekind == RTE_RELATION)
+		add_path(rel, create_seqscan_path(root, rel, rel->lateral_relids, 0));
+}
+
+/* Installs the planner hook above; called once from _PG_init. */
+void
+ShCostInit(void)
+{
+	prev_set_rel_pathlist = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = ShForbidIndexOnlyScans;
 }

@@ -15,12 +15,14 @@
 static relopt_kind sh_relopt_kind;
 
 /*
- * Registers the reloptions; called once from _PG_init.
+ * Registers the reloptions, the batching callbacks and the planner hook;
+ * called once from _PG_init.
  */
 void
 SimhashIndexInit(void)
 {
 	ShPendingInit();
+	ShCostInit();
 	sh_relopt_kind = add_reloption_kind();
 	add_int_reloption(sh_relopt_kind, "blocks",
 					  "Number of blocks (and block tables) the 64 bits are cut into",
@@ -138,7 +140,8 @@ simhash_am_handler(PG_FUNCTION_ARGS)
 	 * executor would trust the visibility map for TIDs we collected before
 	 * a concurrent VACUUM removed them, and the pin interlock that prevents
 	 * that (VACUUM waiting for a cleanup lock) cannot work on a standby,
-	 * where generic WAL replay takes no cleanup locks.  See cost.c.
+	 * where generic WAL replay takes no cleanup locks.  The planner would
+	 * still offer one to queries that need no column; cost.c removes it.
 	 */
 	amroutine->amcanreturn = NULL;
 	amroutine->amcostestimate = shcostestimate;

@@ -189,6 +189,23 @@ ChooseSplit(const ShLayout *layout, int table, Page page, uint32 lo, uint32 hi)
 			best = lo + ((u + 1) << unit_bits);
 		}
 	}
+	if (bestcost >= opaque->nentries)
+	{
+		/*
+		 * Every entry lies in one unit (a dominant block value: empty or
+		 * boilerplate documents, exact or near duplicates), so no boundary
+		 * separates any.  Splitting off one unit at a time would add a page
+		 * per unit and leave the entries where they were (600 copies of one
+		 * value made thousands of pages).  Cut right at the unit instead:
+		 * below it if anything lies below, else above it.  At most two such
+		 * splits at chunk and two at prefix level isolate the value, whose
+		 * bucket then grows an overflow chain.
+		 */
+		uint32		u = (ShPrefix(layout, table,
+								  ShEntryFingerprint(ShPageEntry(page, 0))) - lo) >> unit_bits;
+
+		best = lo + ((u > 0 ? u : 1) << unit_bits);
+	}
 	pfree(counts);
 	return best;
 }
@@ -389,40 +406,114 @@ SplitBucket(Relation index, const ShLayout *layout, int table, Buffer buf)
 	UnlockReleaseBuffer(sp.buf);
 }
 
+/* Remembers that the chain starting at block head reaches block blkno. */
+static void
+RememberChainPage(ShAmCache *cache, int table, BlockNumber head, BlockNumber blkno)
+{
+	if (cache == NULL)
+		return;
+	cache->chainhead[table] = head;
+	cache->chaintail[table] = blkno;
+}
+
+/* Appends entries[0 .. n) to page, which has room for them. */
+static void
+AppendRun(Page page, const ShNewEntry *entries, int n)
+{
+	for (int i = 0; i < n; i++)
+		ShAppendEntry(page, entries[i].fp, (ItemPointer) &entries[i].tid);
+}
+
+/* Sets the done bit of table in entries[0 .. n) that have one. */
+static void
+MarkWritten(int table, const ShNewEntry *entries, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (entries[i].done)
+			*entries[i].done |= (uint16) (1 << table);
+}
+
 /*
- * Appends the entry to the full single-prefix bucket in buf (pinned,
- * exclusive-locked) or to its overflow chain: to the first page with room,
- * or to a new page at the end of the chain.  Holds each page until the next
- * is locked, so that two inserters cannot both extend the chain.  Releases
+ * Appends entries[0 .. n), all of the full single-prefix bucket in buf
+ * (pinned, exclusive-locked), to its overflow chain: to the pages with room
+ * from where the walk starts, then to new pages at the end of the chain,
+ * one WAL record per page filled.  Holds each page until the next is
+ * locked, so that two inserters cannot both extend the chain.  Releases
  * every page it locked, buf included.
+ *
+ * The walk starts at the chain's head, or, when rd_amcache remembers a
+ * later page of this very chain (keyed by the head's block number: pages
+ * are never freed or reused, so a page once in a chain stays in it), at
+ * that page: without the hint, n duplicates of one value cost O(n^2) page
+ * reads.  Room that VACUUM makes before the hinted page is used again by
+ * the next backend (or relcache rebuild) that walks from the head.
  */
 static void
-AppendToChain(Relation index, int table, Buffer buf, uint64 fp, ItemPointer tid)
+AppendToChain(Relation index, int table, Buffer buf, const ShNewEntry *entries, int n)
 {
+	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
 	Page		page = BufferGetPage(buf);
 	ShPageOpaque opaque = ShPageGetOpaque(page);
+	BlockNumber head = opaque->next;
 	GenericXLogState *state;
 
-	while (opaque->nentries >= SH_PAGE_CAPACITY)
+	if (cache != NULL && head != InvalidBlockNumber &&
+		opaque->nentries >= SH_PAGE_CAPACITY &&
+		cache->chainhead[table] == head && cache->chaintail[table] != head)
+	{
+		BlockNumber blkno = cache->chaintail[table];
+		Buffer		nextbuf = ReadBuffer(index, blkno);
+
+		/* Further down the chain: the lock order allows it (insert.c). */
+		LockBuffer(nextbuf, BUFFER_LOCK_EXCLUSIVE);
+		UnlockReleaseBuffer(buf);
+		buf = nextbuf;
+		page = BufferGetPage(buf);
+		opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, table);
+	}
+
+	while (n > 0)
 	{
 		Buffer		nextbuf;
 		BlockNumber blkno;
+		int			k = Min(n, (int) (SH_PAGE_CAPACITY - opaque->nentries));
 
+		if (k > 0)
+		{
+			state = GenericXLogStart(index);
+			AppendRun(GenericXLogRegisterBuffer(state, buf, 0), entries, k);
+			GenericXLogFinish(state);
+			MarkWritten(table, entries, k);
+			entries += k;
+			n -= k;
+			if (head != InvalidBlockNumber)
+				RememberChainPage(cache, table, head, BufferGetBlockNumber(buf));
+			continue;
+		}
 		if (opaque->next == InvalidBlockNumber)
 		{
 			Page		npage;
 
 			nextbuf = ShNewBuffer(index);
+			k = Min(n, (int) SH_PAGE_CAPACITY);
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, buf, 0);
 			npage = GenericXLogRegisterBuffer(state, nextbuf, GENERIC_XLOG_FULL_IMAGE);
 			ShInitPage(npage, SH_PAGE_OVERFLOW, table, opaque->lo, opaque->hi);
-			ShAppendEntry(npage, fp, tid);
+			AppendRun(npage, entries, k);
 			ShPageGetOpaque(page)->next = BufferGetBlockNumber(nextbuf);
 			GenericXLogFinish(state);
-			UnlockReleaseBuffer(nextbuf);
+			MarkWritten(table, entries, k);
+			entries += k;
+			n -= k;
+			if (head == InvalidBlockNumber)
+				head = BufferGetBlockNumber(nextbuf);
+			RememberChainPage(cache, table, head, BufferGetBlockNumber(nextbuf));
 			UnlockReleaseBuffer(buf);
-			return;
+			buf = nextbuf;
+			page = BufferGetPage(buf);
+			opaque = ShPageGetOpaque(page);
+			continue;
 		}
 		blkno = opaque->next;
 		nextbuf = ReadBuffer(index, blkno);
@@ -432,37 +523,64 @@ AppendToChain(Relation index, int table, Buffer buf, uint64 fp, ItemPointer tid)
 		page = BufferGetPage(buf);
 		opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, table);
 	}
-
-	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, buf, 0);
-	ShAppendEntry(page, fp, tid);
-	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
 }
 
 /*
- * Adds one entry to block table `table`: splits a full bucket (and looks
- * again) while it covers several prefixes, else appends along the chain.
+ * Adds entries[0 .. n), which share one prefix, to block table `table`:
+ * splits a full bucket (and looks again) while it covers several prefixes,
+ * else fills the bucket and then its overflow chain, as many entries per
+ * WAL record as a page takes.  Each entry's done bit for the table (when
+ * entries[i].done is set) is set once the record holding it is written.
  * Takes and releases its own locks.
+ */
+void
+ShInsertEntries(Relation index, const ShLayout *layout, int table,
+				const ShNewEntry *entries, int n)
+{
+	uint32		prefix = ShPrefix(layout, table, entries[0].fp);
+
+	while (n > 0)
+	{
+		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
+									   NULL, NULL);
+		ShPageOpaque opaque = ShPageGetOpaque(BufferGetPage(buf));
+		int			k = Min(n, (int) (SH_PAGE_CAPACITY - opaque->nentries));
+
+		if (k > 0)
+		{
+			GenericXLogState *state = GenericXLogStart(index);
+
+			AppendRun(GenericXLogRegisterBuffer(state, buf, 0), entries, k);
+			GenericXLogFinish(state);
+			UnlockReleaseBuffer(buf);
+			MarkWritten(table, entries, k);
+			entries += k;
+			n -= k;
+			continue;
+		}
+		if (opaque->hi - opaque->lo > 1)
+		{
+			SplitBucket(index, layout, table, buf);
+			continue;
+		}
+		AppendToChain(index, table, buf, entries, n);
+		return;
+	}
+}
+
+/*
+ * Adds one entry to block table `table` (ShInsertEntries).  Takes and
+ * releases its own locks.
  */
 void
 ShInsertEntry(Relation index, const ShLayout *layout, int table,
 			  uint64 fp, ItemPointer tid)
 {
-	uint32		prefix = ShPrefix(layout, table, fp);
+	ShNewEntry	entry;
 
-	for (;;)
-	{
-		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
-									   NULL, NULL);
-		ShPageOpaque opaque = ShPageGetOpaque(BufferGetPage(buf));
-
-		if (opaque->nentries >= SH_PAGE_CAPACITY && opaque->hi - opaque->lo > 1)
-		{
-			SplitBucket(index, layout, table, buf);
-			continue;
-		}
-		AppendToChain(index, table, buf, fp, tid);
-		return;
-	}
+	entry.fp = fp;
+	entry.tid = *tid;
+	entry.done = NULL;
+	ShInsertEntries(index, layout, table, &entry, 1);
 }

@@ -5,6 +5,7 @@
  */
 #include "index/shindex.h"
 
+#include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -321,14 +322,26 @@ LockIfCovering(Relation index, int table, BlockNumber blkno, uint32 prefix,
  * stale; NULL reads the metapage on every attempt.  dir: a copy of the last
  * directory page read, for callers that visit a table's prefixes in
  * increasing order; NULL reads the directory page on every attempt.
+ *
+ * When the bucket reached no longer covers the prefix, a split moved the
+ * prefix away since the lookup; the copies are forgotten and the lookup
+ * repeated from the metapage.  That fresh lookup cannot lead back to the
+ * same bucket: a split changes the bucket's range and the root slot or
+ * directory entry in one WAL record, holding the bucket's lock until both
+ * are written, so by the time we saw the narrowed range the way to the
+ * prefix led elsewhere, and a range never widens again.  Leading back there
+ * is therefore corruption, and anything else is progress: however many
+ * splits a lookup races with (each adds a bucket, so there are finitely
+ * many), it retries, and it never reports a race as corruption.
  */
 Buffer
 ShLockBucket(Relation index, int table, uint32 prefix, int mode,
 			 ShRootCopy *roots, ShDirCopy *dir)
 {
 	int			chunk = prefix >> SH_CHUNK_BITS;
+	BlockNumber missed = InvalidBlockNumber;
 
-	for (int retries = 0;; retries++)
+	for (;;)
 	{
 		bool		isdir;
 		BlockNumber blkno = RootSlot(index, roots, dir, table, chunk, &isdir);
@@ -336,6 +349,9 @@ ShLockBucket(Relation index, int table, uint32 prefix, int mode,
 
 		if (isdir)
 			blkno = DirectoryEntry(index, dir, table, blkno, prefix);
+		if (blkno == missed)
+			ShCorrupted(index, "Block table %d leads prefix %u to block %u, which does not cover it.",
+						table, prefix, blkno);
 		buf = LockIfCovering(index, table, blkno, prefix, mode);
 		if (BufferIsValid(buf))
 			return buf;
@@ -344,7 +360,7 @@ ShLockBucket(Relation index, int table, uint32 prefix, int mode,
 			roots->valid = false;
 		if (dir)
 			dir->chunk = -1;
-		if (retries >= 1000)
-			ShCorrupted(index, "No bucket of block table %d covers prefix %u.", table, prefix);
+		missed = blkno;
+		CHECK_FOR_INTERRUPTS();
 	}
 }

@@ -5,8 +5,9 @@
  * Every registered page costs generic WAL a copy and a byte-by-byte
  * comparison of its used part, so one entry per bucket page per record is
  * dear.  Instead, aminsert collects a transaction's (fingerprint, TID)
- * pairs in backend memory (up to work_mem per index) and writes them out
- * sorted by prefix, table by table, so that every WAL record appends all
+ * pairs in backend memory (up to work_mem for all indexes together) and
+ * writes them out sorted by prefix, table by table, so that every WAL
+ * record appends all
  * the pending entries that belong to one bucket (a batch of a few rows is
  * written row by row instead, one record per row for up to four tables, as
  * unbatched rows are).  Entries only have to be
@@ -14,7 +15,9 @@
  *
  *  - other backends cannot see the rows before the transaction commits:
  *    pending entries are written at PRE_COMMIT / PRE_PREPARE (an error
- *    there aborts the transaction);
+ *    there aborts the transaction); rows inserted after that write, by work
+ *    that runs later in the commit sequence (another module's pre-commit
+ *    callback, registered before ours), go straight into the index;
  *  - this backend's own index scans: amrescan writes the index's entries
  *    first (every scan, bitmap or not, starts with a rescan), and so does
  *    simhash_index_check;
@@ -53,6 +56,7 @@
 #include "nodes/execnodes.h"
 #include "tcop/utility.h"
 #include "utils/guc.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -79,13 +83,37 @@ typedef struct PendingIndex
 /* Allocated in TopTransactionContext; NULL outside a transaction. */
 static PendingIndex *pending = NULL;
 
+/*
+ * The same, by index OID (aminsert finds its batch in O(1) however many
+ * indexes have one), and the entries pending in all of them: one work_mem
+ * budget per backend, not per index.
+ */
+typedef struct PendingSlot
+{
+	Oid			indexoid;		/* hash key */
+	PendingIndex *pi;
+} PendingSlot;
+
+static HTAB *pending_by_oid = NULL;
+static int64 pending_total = 0;
+
 /* simhash.batch_inserts */
 static bool batch_inserts = true;
-static bool hooks_installed = false;
+
+/* Set once the pending entries have been written at PRE_COMMIT/PRE_PREPARE. */
+static bool written_for_commit = false;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 
 static void ShPendingFlushAll(void);
+
+/* Sets the number of entries pending in pi, keeping pending_total. */
+static void
+SetPendingCount(PendingIndex *pi, int64 n)
+{
+	pending_total += n - pi->n;
+	pi->n = n;
+}
 
 /*
  * Appends the pending entries of one table, sorted by prefix, keys[i] =
@@ -129,13 +157,30 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 		}
 		else
 		{
-			/* Full: the per-table path splits it or extends its chain. */
-			PendingEntry *e = &pi->entries[(uint32) keys[i]];
+			/*
+			 * Full: the per-table path splits it or extends its chain, with
+			 * every entry of this prefix at once (a page's worth per WAL
+			 * record) when the bucket holds only this prefix.
+			 */
+			ShNewEntry *run;
 
+			j = i + 1;
+			if (opaque->hi - opaque->lo == 1)
+				while (j < nkeys && (uint32) (keys[j] >> 32) == prefix)
+					j++;
 			UnlockReleaseBuffer(buf);
-			ShInsertEntry(index, layout, table, e->fp, &e->tid);
-			e->done |= 1 << table;
-			i++;
+			run = palloc(sizeof(ShNewEntry) * (j - i));
+			for (int64 k = i; k < j; k++)
+			{
+				PendingEntry *e = &pi->entries[(uint32) keys[k]];
+
+				run[k - i].fp = e->fp;
+				run[k - i].tid = e->tid;
+				run[k - i].done = &e->done;
+			}
+			ShInsertEntries(index, layout, table, run, (int) (j - i));
+			pfree(run);
+			i = j;
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -184,20 +229,52 @@ CompareKeys(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Error context of a batch being written: an error there (a cancel, no
+ * space left) says which index, and at commit that the transaction is
+ * rolled back rather than committed.
+ */
+static void
+FlushErrorContext(void *arg)
+{
+	Relation	index = (Relation) arg;
+
+	if (written_for_commit)
+		errcontext("writing the batched entries of simhash index \"%s\" at commit; the transaction is rolled back",
+				   RelationGetRelationName(index));
+	else
+		errcontext("writing the batched entries of simhash index \"%s\"",
+				   RelationGetRelationName(index));
+}
+
+static void FlushPendingEntries(Relation index, PendingIndex *pi);
+
 /* Writes every pending entry of pi into index, then forgets them. */
 static void
 FlushPending(Relation index, PendingIndex *pi)
 {
-	const ShLayout *layout = ShGetLayout(index);
-	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
-	uint64	   *keys;
+	ErrorContextCallback errcallback;
 
 	if (pi->n == 0)
 		return;
+	errcallback.callback = FlushErrorContext;
+	errcallback.arg = (void *) index;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	FlushPendingEntries(index, pi);
+	error_context_stack = errcallback.previous;
+}
+
+static void
+FlushPendingEntries(Relation index, PendingIndex *pi)
+{
+	const ShLayout *layout = ShGetLayout(index);
+	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
+	uint64	   *keys;
 	if (pi->n <= SMALL_BATCH)
 	{
 		FlushRows(index, cache, pi);
-		pi->n = 0;
+		SetPendingCount(pi, 0);
 		return;
 	}
 	keys = palloc_extended(sizeof(uint64) * pi->n, MCXT_ALLOC_HUGE);
@@ -214,18 +291,18 @@ FlushPending(Relation index, PendingIndex *pi)
 		FlushTable(index, cache, pi, t, keys, nkeys);
 	}
 	pfree(keys);
-	pi->n = 0;
+	SetPendingCount(pi, 0);
 }
 
 static PendingIndex *
 FindPending(Oid indexoid)
 {
-	for (PendingIndex *pi = pending; pi != NULL; pi = pi->next)
-	{
-		if (pi->indexoid == indexoid)
-			return pi;
-	}
-	return NULL;
+	PendingSlot *slot;
+
+	if (pending_by_oid == NULL)
+		return NULL;
+	slot = hash_search(pending_by_oid, &indexoid, HASH_FIND, NULL);
+	return slot ? slot->pi : NULL;
 }
 
 /* Writes the pending entries of this index, if any. */
@@ -245,7 +322,7 @@ ShPendingForget(Relation index)
 	PendingIndex *pi = FindPending(RelationGetRelid(index));
 
 	if (pi != NULL)
-		pi->n = 0;
+		SetPendingCount(pi, 0);
 }
 
 /* Writes everything pending, for every index still there. */
@@ -265,7 +342,7 @@ ShPendingFlushAll(void)
 			index->rd_indam != NULL && index->rd_indam->aminsert == shinsert)
 			FlushPending(index, pi);
 		relation_close(index, NoLock);
-		pi->n = 0;
+		SetPendingCount(pi, 0);
 	}
 }
 
@@ -276,6 +353,8 @@ PendingXactCallback(XactEvent event, void *arg)
 	{
 		case XACT_EVENT_PRE_COMMIT:
 		case XACT_EVENT_PRE_PREPARE:
+			/* From here on, nothing waits: a later batch would be lost. */
+			written_for_commit = true;
 			ShPendingFlushAll();
 			break;
 		case XACT_EVENT_COMMIT:
@@ -284,6 +363,9 @@ PendingXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_PARALLEL_COMMIT:
 		case XACT_EVENT_PARALLEL_ABORT:
 			pending = NULL;		/* freed with TopTransactionContext */
+			pending_by_oid = NULL;
+			pending_total = 0;
+			written_for_commit = false;
 			break;
 		default:
 			break;
@@ -306,7 +388,7 @@ PendingSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 				continue;
 			pi->entries[keep++] = pi->entries[i];
 		}
-		pi->n = keep;
+		SetPendingCount(pi, keep);
 	}
 }
 
@@ -343,26 +425,30 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 	int64		limit;
 
 	if (!batch_inserts || indexInfo->ii_ExclusionOps != NULL || IsParallelWorker() ||
-		!IsTransactionState())
+		!IsTransactionState() || written_for_commit)
 		return false;
-	if (!hooks_installed)
-	{
-		RegisterXactCallback(PendingXactCallback, NULL);
-		RegisterSubXactCallback(PendingSubXactCallback, NULL);
-		prev_ProcessUtility = ProcessUtility_hook;
-		ProcessUtility_hook = PendingProcessUtility;
-		prev_ExecutorStart = ExecutorStart_hook;
-		ExecutorStart_hook = PendingExecutorStart;
-		hooks_installed = true;
-	}
-
 	pi = FindPending(RelationGetRelid(index));
 	if (pi == NULL)
 	{
+		Oid			indexoid = RelationGetRelid(index);
+		PendingSlot *slot;
+
+		if (pending_by_oid == NULL)
+		{
+			HASHCTL		ctl;
+
+			ctl.keysize = sizeof(Oid);
+			ctl.entrysize = sizeof(PendingSlot);
+			ctl.hcxt = TopTransactionContext;
+			pending_by_oid = hash_create("simhash pending inserts", 16, &ctl,
+										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		}
 		pi = MemoryContextAllocZero(TopTransactionContext, sizeof(PendingIndex));
-		pi->indexoid = RelationGetRelid(index);
+		pi->indexoid = indexoid;
 		pi->next = pending;
 		pending = pi;
+		slot = hash_search(pending_by_oid, &indexoid, HASH_ENTER, NULL);
+		slot->pi = pi;
 	}
 	limit = Max((int64) 1024, (int64) work_mem * 1024 / (int64) sizeof(PendingEntry));
 	limit = Min(limit, (int64) 1 << 30);	/* entry numbers fit in 32 bits */
@@ -383,9 +469,23 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 	pi->entries[pi->n].tid = *tid;
 	pi->entries[pi->n].done = 0;
 	pi->entries[pi->n].subid = GetCurrentSubTransactionId();
-	pi->n++;
-	if (pi->n >= limit)
-		FlushPending(index, pi);
+	SetPendingCount(pi, pi->n + 1);
+	if (pending_total >= limit)
+	{
+		/*
+		 * work_mem is one budget for every index's batch: write them all
+		 * (the one being inserted into is open; the others are opened by
+		 * OID), and hand their arrays back.
+		 */
+		ShPendingFlushAll();
+		for (PendingIndex *p = pending; p != NULL; p = p->next)
+		{
+			if (p->entries)
+				pfree(p->entries);
+			p->entries = NULL;
+			p->cap = 0;
+		}
+	}
 	return true;
 }
 
@@ -401,10 +501,24 @@ ShPendingRescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	shrescan(scan, scankey, nscankeys, orderbys, norderbys);
 }
 
-/* Defines simhash.batch_inserts; called once from _PG_init. */
+/*
+ * Defines simhash.batch_inserts and installs the callbacks and hooks;
+ * called once from _PG_init.  At load time rather than at the first batched
+ * insert: a callback registered while the core is calling the pre-commit
+ * callbacks would miss that commit, and the core calls them newest first,
+ * so ours runs before those of modules loaded earlier (whose inserts then
+ * go straight into the index: written_for_commit).
+ */
 void
 ShPendingInit(void)
 {
+	RegisterXactCallback(PendingXactCallback, NULL);
+	RegisterSubXactCallback(PendingSubXactCallback, NULL);
+	prev_ProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = PendingProcessUtility;
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = PendingExecutorStart;
+
 	DefineCustomBoolVariable("simhash.batch_inserts",
 							 "Batches a transaction's inserts into simhash indexes until commit or the next scan.",
 							 "Off: every row is written into the index at once, one WAL record per row.",

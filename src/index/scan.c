@@ -77,6 +77,21 @@ typedef struct ShScanOpaqueData
 
 	IndexTuple	itup;			/* returned in index-only scans */
 
+	/*
+	 * A radius search under way (RadiusSearch), resumable: amgettuple
+	 * without ORDER BY takes its rows a batch of at most batch_rows (work_mem)
+	 * at a time, stopping between buckets (StartRadiusSearch, ContinueSearch).
+	 */
+	ShProbePlan plan;
+	bool		whole;			/* reading block table 0 from end to end */
+	int			cur_table;		/* table being read; ntables: done */
+	uint32	   *cur_keys;		/* its prefixes to probe (so->cxt), or NULL */
+	int			cur_nkeys;
+	int			cur_i;			/* next key */
+	uint32		cur_k;			/* next prefix, when reading a whole table */
+	bool		searching;		/* a search has been started */
+	int64		batch_rows;		/* stop a batch at this many rows; 0: never */
+
 	/* where the current search sends its matches */
 	TIDBitmap  *tbm;
 	int64		ntids;
@@ -93,6 +108,18 @@ typedef struct ShScanOpaqueData
 } ShScanOpaqueData;
 
 typedef ShScanOpaqueData *ShScanOpaque;
+
+/*
+ * Rows a scan keeps in memory at once: work_mem's worth of results.  A
+ * batch may exceed it by the rows of one bucket and its overflow chain (it
+ * stops between buckets), and a k-NN step by the rows tied at the distance
+ * where it stops.
+ */
+static int64
+ShBudgetRows(void)
+{
+	return Max((int64) 1024, (int64) work_mem * 1024 / (int64) sizeof(ShResult));
+}
 
 /* True when fp satisfies every qual of the scan. */
 static inline bool
@@ -316,14 +343,19 @@ ScanBucket(Relation index, ShScanOpaque so, int t, uint32 prefix, int radius,
  * prefix is read exactly once: from the bucket that covers it when we get
  * there, together with all later prefixes that bucket covers.  The probe
  * radii apply only to a probing search (keys not NULL).
+ *
+ * Starts at key *pi (prefix *pk when keys is NULL) and returns true at the
+ * end of the table; when so->batch_rows is set and that many rows have
+ * been emitted, stops between buckets, leaving in *pi / *pk where to go on,
+ * and returns false (no lock is held between buckets anyway).
  */
-static void
+static bool
 ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
-		  int radius, const int *probe)
+		  int radius, const int *probe, int *pi, uint32 *pk)
 {
 	uint32		nprefix = (uint32) 1 << so->layout.pbits[t];
-	int			i = 0;
-	uint32		k = 0;
+	int			i = *pi;
+	uint32		k = *pk;
 	ShRootCopy	roots;
 	ShDirCopy	dir;
 
@@ -333,6 +365,12 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 	{
 		uint32		hi;
 
+		if (so->batch_rows > 0 && so->nres >= so->batch_rows)
+		{
+			*pi = i;
+			*pk = k;
+			return false;
+		}
 		if (keys)
 			k = keys[i];
 		hi = ScanBucket(index, so, t, k, radius, keys ? probe : NULL, &roots, &dir);
@@ -347,6 +385,7 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 			k = hi;
 		CHECK_FOR_INTERRUPTS();
 	}
+	return true;
 }
 
 /*
@@ -362,44 +401,93 @@ PlanSearch(IndexScanDesc scan, int radius, ShProbePlan *plan)
 }
 
 /*
- * Emits every indexed row within `radius` of `center` (and above
- * so->mindist) that passes the quals.  Reads block table 0 from end to end
- * instead of probing when the probe plan costs fullfactor of a table
- * (ShProbesCostTable).  Returns the radius searched (clamped to 64).
+ * Starts a search for every indexed row within `radius` of `center` (and
+ * above so->mindist) that passes the quals: plans it, reading block table 0
+ * from end to end instead of probing when the probe plan costs fullfactor
+ * of a table (ShProbesCostTable).  ContinueSearch does the reading.
  */
-static int
-RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
+static void
+StartRadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+
+	so->center = center;
+	so->searching = true;
+	so->cur_keys = NULL;
+	so->cur_i = 0;
+	so->cur_k = 0;
+	if (radius < 0)
+	{
+		so->plan.radius = radius;
+		so->cur_table = so->layout.ntables;
+		return;
+	}
+	PlanSearch(scan, radius, &so->plan);
+	so->whole = ShProbesCostTable(&so->plan, fullfactor);
+	so->cur_table = 0;
+}
+
+/*
+ * Carries the search started by StartRadiusSearch on from where it stopped:
+ * to its end (returns true), or, when so->batch_rows is set, until a batch
+ * holds that many rows (returns false).
+ */
+static bool
+ContinueSearch(IndexScanDesc scan)
 {
 	Relation	index = scan->indexRelation;
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 	const ShLayout *layout = &so->layout;
-	ShProbePlan plan;
-	MemoryContext old;
+	ShProbePlan *plan = &so->plan;
 
-	if (radius < 0)
-		return radius;
-	so->center = center;
-	PlanSearch(scan, radius, &plan);
-
-	if (ShProbesCostTable(&plan, fullfactor))
+	if (so->whole && so->cur_table == 0)
 	{
-		ScanTable(index, so, 0, NULL, 0, plan.radius, plan.probe);
-		return plan.radius;
+		if (!ScanTable(index, so, 0, NULL, 0, plan->radius, plan->probe,
+					   &so->cur_i, &so->cur_k))
+			return false;
+		so->cur_table = layout->ntables;
 	}
-
-	for (int t = 0; t < layout->ntables; t++)
+	for (; so->cur_table < layout->ntables; so->cur_table++)
 	{
-		uint32	   *keys;
+		int			t = so->cur_table;
 
-		if (plan.probe[t] < 0)
+		if (plan->probe[t] < 0)
 			continue;
-		old = MemoryContextSwitchTo(so->cxt);
-		keys = ShEnumeratePrefixes(&plan, layout, t, ShPrefix(layout, t, center));
-		MemoryContextSwitchTo(old);
-		ScanTable(index, so, t, keys, (int) plan.nvalues[t], plan.radius, plan.probe);
-		pfree(keys);
+		if (so->cur_keys == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(so->cxt);
+
+			so->cur_keys = ShEnumeratePrefixes(plan, layout, t, ShPrefix(layout, t, so->center));
+			so->cur_nkeys = (int) plan->nvalues[t];
+			so->cur_i = 0;
+			MemoryContextSwitchTo(old);
+		}
+		if (!ScanTable(index, so, t, so->cur_keys, so->cur_nkeys, plan->radius,
+					   plan->probe, &so->cur_i, &so->cur_k))
+			return false;
+		pfree(so->cur_keys);
+		so->cur_keys = NULL;
 	}
-	return plan.radius;
+	return true;
+}
+
+/*
+ * Emits every indexed row within `radius` of `center` (and above
+ * so->mindist) that passes the quals, all at once.  Returns the radius
+ * searched (clamped to 64).
+ */
+static int
+RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+	int64		batch_rows = so->batch_rows;
+
+	so->batch_rows = 0;
+	StartRadiusSearch(scan, center, radius, fullfactor);
+	ContinueSearch(scan);
+	so->batch_rows = batch_rows;
+	so->searching = false;
+	return radius < 0 ? radius : so->plan.radius;
 }
 
 /*
@@ -422,7 +510,15 @@ NearestPass(IndexScanDesc scan, uint64 center, int64 want)
 	so->keep_want = Max(want, 1);
 	so->keep_below = 0;
 	memset(so->keep_count, 0, sizeof(so->keep_count));
-	ScanTable(scan->indexRelation, so, 0, NULL, 0, SIMHASH_BITS, NULL);
+	{
+		int			i = 0;
+		uint32		k = 0;
+		int64		batch_rows = so->batch_rows;
+
+		so->batch_rows = 0;
+		ScanTable(scan->indexRelation, so, 0, NULL, 0, SIMHASH_BITS, NULL, &i, &k);
+		so->batch_rows = batch_rows;
+	}
 	so->nearest = false;		/* (an error resets it in PrepareScan) */
 
 	/* Rows kept before keep_radius last shrank may lie beyond it. */
@@ -588,6 +684,9 @@ PrepareScan(IndexScanDesc scan)
 
 	so->maxres = 1024;
 	so->res = MemoryContextAllocHuge(so->cxt, sizeof(ShResult) * so->maxres);
+	so->searching = false;
+	so->cur_keys = NULL;
+	so->batch_rows = so->norder == 0 ? ShBudgetRows() : 0;
 	so->nres = so->pos = 0;
 	so->mindist = -1;
 	so->done_radius = -1;
@@ -614,18 +713,19 @@ SortResults(ShScanOpaque so)
 }
 
 /*
- * Emits every row that passes the quals: a radius search driven by the qual
- * of the smallest radius, or every row when there is no qual.
+ * Starts the search for every row that passes the quals: a radius search
+ * driven by the qual of the smallest radius, or every row when there is no
+ * qual.  ContinueSearch emits them.
  */
 static void
-SearchQuals(IndexScanDesc scan)
+StartSearchQuals(IndexScanDesc scan)
 {
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 
 	if (so->drive >= 0)
-		RadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive], 1.0);
+		StartRadiusSearch(scan, so->qcenter[so->drive], so->qradius[so->drive], 1.0);
 	else
-		RadiusSearch(scan, 0, SIMHASH_BITS, 1.0);
+		StartRadiusSearch(scan, 0, SIMHASH_BITS, 1.0);
 }
 
 /*
@@ -668,7 +768,8 @@ NearestStep(IndexScanDesc scan)
 	double		n = Max(Max(1.0, scan->indexRelation->rd_rel->reltuples),
 						perTable * SH_PAGE_CAPACITY / 2);
 	double		target = so->done_radius < 0 ? SH_FIRST_STEP_ROWS :
-		10.0 * Max(1.0, n * ShWithinProbability(so->done_radius));
+		Min(10.0 * Max(1.0, n * ShWithinProbability(so->done_radius)),
+			(double) ShBudgetRows());
 	int			radius = so->done_radius + 1;
 	ShProbePlan plan;
 
@@ -679,7 +780,8 @@ NearestStep(IndexScanDesc scan)
 	PlanSearch(scan, radius, &plan);
 	if (ShProbesCostTable(&plan, 0.5))
 		so->done_radius = NearestPass(scan, so->ocenter[0],
-									  Max(SH_NEAREST_WANT, 10 * so->nreturned));
+									  Max(SH_NEAREST_WANT,
+										  Min(10 * so->nreturned, ShBudgetRows())));
 	else
 		so->done_radius = RadiusSearch(scan, so->ocenter[0], radius, 0.5);
 	so->nreturned += so->nres;
@@ -708,8 +810,17 @@ NextBatch(IndexScanDesc scan)
 		NearestStep(scan);
 		return;
 	}
-	SearchQuals(scan);
-	so->exhausted = true;
+	/*
+	 * Without ORDER BY the rows come a batch of at most so->batch_rows at a
+	 * time (work_mem); with it (and a qual driving), all at once, sorted.
+	 */
+	if (!so->searching)
+		StartSearchQuals(scan);
+	if (ContinueSearch(scan))
+	{
+		so->exhausted = true;
+		so->searching = false;
+	}
 	SortResults(so);
 }
 
@@ -779,7 +890,10 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		return 0;
 	so->tbm = tbm;
 	so->ntids = 0;
-	SearchQuals(scan);
+	so->batch_rows = 0;			/* the bitmap keeps to work_mem itself */
+	StartSearchQuals(scan);
+	ContinueSearch(scan);
+	so->searching = false;
 	so->tbm = NULL;
 	so->ready = false;
 	return so->ntids;

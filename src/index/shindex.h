@@ -25,8 +25,9 @@
  * whole chunk (possibly several chunks), or, when its bit in dirmask is set,
  * at a directory page holding one bucket block number per prefix of the
  * chunk.  A full bucket is split in two at the median prefix (a directory
- * page is created for the chunk when needed); a full bucket that covers a
- * single prefix grows a chain of overflow pages instead.  This is an
+ * page is created for the chunk when needed), or, when all its entries
+ * share one prefix (or one chunk), right beside it; a full bucket that
+ * covers a single prefix grows a chain of overflow pages instead.  This is an
  * extendible hash over the prefix space with a directory at full resolution,
  * so a lookup costs the same few page reads however much the table has grown
  * since the build: metapage, at most one directory page, the bucket.
@@ -130,6 +131,14 @@ ShEntryTid(const char *entry, ItemPointer tid)
 	memcpy(tid, entry + sizeof(uint64), sizeof(ItemPointerData));
 }
 
+/* An entry to insert (ShInsertEntries), and where to record it written. */
+typedef struct ShNewEntry
+{
+	uint64		fp;
+	ItemPointerData tid;
+	uint16	   *done;			/* bit t set once in table t, or NULL */
+} ShNewEntry;
+
 /* Directory pages: one bucket block number per prefix of a chunk. */
 #define ShDirEntries(page)	((BlockNumber *) ((char *) (page) + SH_ENTRIES_OFFSET))
 
@@ -204,6 +213,9 @@ typedef struct ShAmCache
 {
 	ShLayout	layout;
 	ShRootCopy	roots;
+	/* per table, the last overflow chain appended to (insert.c) */
+	BlockNumber chainhead[SH_MAX_TABLES];	/* its first page, 0: none */
+	BlockNumber chaintail[SH_MAX_TABLES];	/* a page of it with room */
 } ShAmCache;
 
 static inline uint32
@@ -276,6 +288,8 @@ extern bool shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, hea
 											 checkUnique, indexInfo));
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
+extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,
+							const ShNewEntry *entries, int n);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 						  uint64 fp, ItemPointer tid);
 
@@ -305,6 +319,7 @@ extern IndexBulkDeleteResult *shvacuumcleanup(IndexVacuumInfo *info,
 											  IndexBulkDeleteResult *stats);
 
 /* cost.c */
+extern void ShCostInit(void);
 extern void shcostestimate(PlannerInfo *root, IndexPath *path,
 						   double loop_count, Cost *indexStartupCost,
 						   Cost *indexTotalCost, Selectivity *indexSelectivity,

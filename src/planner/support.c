@@ -64,6 +64,7 @@
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
+#include "optimizer/planmain.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
@@ -142,6 +143,8 @@ typedef struct SimhashPlannerOids
 	Oid			ball_fn;		/* simhash_ball(simhash, integer) */
 	Oid			ball_op;		/* <@ (simhash, simhash_ball) */
 	Oid			ball_op_fn;		/* its function */
+	Oid			radius_fn;		/* simhash_radius(bigint), or invalid */
+	Oid			radius_below_fn;	/* simhash_radius_below(integer), or invalid */
 	Oid			comparison_fn[CMP_COUNT][SIG_COUNT];
 } SimhashPlannerOids;
 
@@ -230,6 +233,11 @@ GetPlannerOids(Oid caller_fn)
 	o.ball_fn = LookupFunction("simhash_ball", 2, args, nsp);
 	o.ball_op = LookupOperator("<@", o.simhash_type, o.ball_type, nsp);
 	o.ball_op_fn = OidIsValid(o.ball_op) ? get_opcode(o.ball_op) : InvalidOid;
+	/* optional: without them (an older install script) core functions serve */
+	args[0] = INT8OID;
+	o.radius_fn = LookupFunction("simhash_radius", 1, args, nsp);
+	args[0] = INT4OID;
+	o.radius_below_fn = LookupFunction("simhash_radius_below", 1, args, nsp);
 	if (!OidIsValid(o.distance_fn) || !OidIsValid(o.twin_fn) ||
 		!OidIsValid(o.within_fn) || !OidIsValid(o.distance_op) ||
 		!OidIsValid(o.twin_op) || !OidIsValid(o.ball_fn) ||
@@ -342,11 +350,13 @@ MakeInt4Const(int32 value)
  * The radius k of "d op k" as an int4 expression with the same meaning for
  * every comparison: a smallint widens; a bigint is clamped to [-1, 65],
  * which changes no comparison with a distance (always 0..64).  Constants
- * are converted here; other expressions through core's strict casts, so a
- * NULL stays NULL.
+ * are converted here; other expressions by simhash_radius(bigint), which
+ * is leakproof (it cannot fail), so that the rewritten clause can still be
+ * an index condition under row-level security, or, without it, by core's
+ * strict casts and int8larger/int8smaller.  A NULL stays NULL.
  */
 static Node *
-AsRadius(Node *k)
+AsRadius(const SimhashPlannerOids *oids, Node *k)
 {
 	Oid			type = exprType(k);
 
@@ -367,6 +377,9 @@ AsRadius(Node *k)
 
 			return MakeInt4Const((int32) Max(Min(v, SIMHASH_BITS + 1), -1));
 		}
+		if (OidIsValid(oids->radius_fn))
+			return (Node *) makeFuncExpr(oids->radius_fn, INT4OID, list_make1(k),
+										 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 		clamped = (Node *) makeFuncExpr(F_INT8SMALLER, INT8OID,
 										list_make2(k, makeConst(INT8OID, -1, InvalidOid,
 																sizeof(int64),
@@ -400,10 +413,12 @@ CheapToRepeat(Node *expr)
 /*
  * The radius r - 1, where r is an int4 expression: distances are never
  * negative, so "d < r" is "d <= r - 1", and saturating at INT_MIN changes
- * nothing (any negative radius matches nothing).  NULL stays NULL.
+ * nothing (any negative radius matches nothing).  NULL stays NULL.  Not a
+ * constant: simhash_radius_below(r), leakproof (see AsRadius), or without
+ * it int4larger(r, INT_MIN + 1) - 1.
  */
 static Node *
-RadiusBelow(Node *radius)
+RadiusBelow(const SimhashPlannerOids *oids, Node *radius)
 {
 	if (IsA(radius, Const))
 	{
@@ -417,6 +432,9 @@ RadiusBelow(Node *radius)
 								  Int32GetDatum(r == PG_INT32_MIN ? r : r - 1),
 								  false, true);
 	}
+	else if (OidIsValid(oids->radius_below_fn))
+		return (Node *) makeFuncExpr(oids->radius_below_fn, INT4OID, list_make1(radius),
+									 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	else
 	{
 		/* int4larger(r, INT_MIN + 1) - 1: strict, so NULL stays NULL */
@@ -532,11 +550,11 @@ RewriteComparison(const SimhashPlannerOids *oids, DistanceComparison cmp,
 		case CMP_LE:
 			return MakeWithin(oids, a, b, radius);
 		case CMP_LT:
-			return MakeWithin(oids, a, b, RadiusBelow(radius));
+			return MakeWithin(oids, a, b, RadiusBelow(oids, radius));
 		case CMP_GT:
 			return MakeNot(MakeWithin(oids, a, b, radius));
 		case CMP_GE:
-			return MakeNot(MakeWithin(oids, a, b, RadiusBelow(radius)));
+			return MakeNot(MakeWithin(oids, a, b, RadiusBelow(oids, radius)));
 		case CMP_EQ:
 		case CMP_NE:
 			if (!CheapToRepeat(a) || !CheapToRepeat(b) || !CheapToRepeat(radius))
@@ -546,7 +564,7 @@ RewriteComparison(const SimhashPlannerOids *oids, DistanceComparison cmp,
 													MakeNot(MakeWithin(oids,
 																	   copyObject(a),
 																	   copyObject(b),
-																	   RadiusBelow(copyObject(radius))))),
+																	   RadiusBelow(oids, copyObject(radius))))),
 										 -1);
 			return cmp == CMP_EQ ? both : MakeNot(both);
 		default:
@@ -588,9 +606,9 @@ SimplifyDistanceCall(const SimhashPlannerOids *oids, FuncExpr *call)
 		return NULL;
 
 	if (SIG_LEFT_IS_DISTANCE(sig) && MatchDistance(oids, left, &a, &b))
-		rewritten = RewriteComparison(oids, cmp, a, b, AsRadius(right));
+		rewritten = RewriteComparison(oids, cmp, a, b, AsRadius(oids, right));
 	else if (SIG_RIGHT_IS_DISTANCE(sig) && MatchDistance(oids, right, &a, &b))
-		rewritten = RewriteComparison(oids, commuted[cmp], a, b, AsRadius(left));
+		rewritten = RewriteComparison(oids, commuted[cmp], a, b, AsRadius(oids, left));
 	if (rewritten)
 		return rewritten;
 
@@ -749,8 +767,16 @@ simhash_distance_support(PG_FUNCTION_ARGS)
 	if (IsA(rawreq, SupportRequestSimplify))
 	{
 		SupportRequestSimplify *req = (SupportRequestSimplify *) rawreq;
+		Node	   *result = SimplifyDistanceCall(oids, req->fcall);
 
-		PG_RETURN_POINTER(SimplifyDistanceCall(oids, req->fcall));
+		/*
+		 * The call is gone from the plan, so nothing else ties the plan to
+		 * it: a cached plan must still be invalidated when the function
+		 * changes (its support, say), as for an inlined SQL function.
+		 */
+		if (result != NULL && req->root != NULL)
+			record_plan_function_dependency(req->root, req->fcall->funcid);
+		PG_RETURN_POINTER(result);
 	}
 	if (IsA(rawreq, SupportRequestIndexCondition))
 		PG_RETURN_POINTER(WithinIndexCondition(oids,
@@ -792,4 +818,32 @@ simhash_within_joinsel(PG_FUNCTION_ARGS)
 	if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcid == oids->ball_fn)
 		PG_RETURN_FLOAT8(DefaultWithinSelectivity(root, lsecond(((FuncExpr *) ball)->args)));
 	PG_RETURN_FLOAT8(DEFAULT_WITHIN_SEL);
+}
+
+/*
+ * simhash_radius(bigint): a bigint radius as an integer one, clamped to
+ * [-1, 65] (no comparison with a distance changes).  LEAKPROOF: it cannot
+ * fail, so a rewritten clause using it may be evaluated before row-level
+ * security quals and be an index condition.
+ */
+PG_FUNCTION_INFO_V1(simhash_radius);
+Datum
+simhash_radius(PG_FUNCTION_ARGS)
+{
+	int64		k = PG_GETARG_INT64(0);
+
+	PG_RETURN_INT32((int32) Max(Min(k, SIMHASH_BITS + 1), -1));
+}
+
+/*
+ * simhash_radius_below(integer): r - 1, saturating at INT_MIN ("d < r" is
+ * "d <= r - 1").  LEAKPROOF for the same reason.
+ */
+PG_FUNCTION_INFO_V1(simhash_radius_below);
+Datum
+simhash_radius_below(PG_FUNCTION_ARGS)
+{
+	int32		r = PG_GETARG_INT32(0);
+
+	PG_RETURN_INT32(r == PG_INT32_MIN ? r : r - 1);
 }
