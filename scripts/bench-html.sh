@@ -53,14 +53,11 @@ INSERT INTO fps SELECT 'plain text (ceiling)', doc_id, simhash(body) FROM docs;
 INSERT INTO fps SELECT 'simhash(html)', doc_id, simhash(html) FROM pages;
 INSERT INTO fps SELECT 'simhash_html keep', doc_id, simhash_html(html, 'keep') FROM pages;
 INSERT INTO fps SELECT 'simhash_html remove', doc_id, simhash_html(html) FROM pages;
-SET simhash.html_parser = 'libxml2';
-INSERT INTO fps SELECT 'simhash_html remove, libxml2', doc_id, simhash_html(html) FROM pages;
-RESET simhash.html_parser;
-CREATE TEMP TABLE fast_text AS SELECT doc_id, simhash_html_text(html, 'keep') AS t FROM pages;
-SET simhash.html_parser = 'libxml2';
-SELECT count(*) AS pages, count(*) FILTER (WHERE simhash_html_text(html, 'keep') = t) AS "same text, fast path and libxml2"
-  FROM pages JOIN fast_text USING (doc_id);
-RESET simhash.html_parser;
+INSERT INTO fps SELECT 'simhash_html remove, libxml2', doc_id, simhash_html(html, parser => 'libxml2') FROM pages;
+SELECT count(*) AS pages,
+       count(*) FILTER (WHERE simhash_html_text(html, 'keep') = simhash_html_text(html, 'keep', 'libxml2'))
+         AS "same text, fast path and libxml2"
+  FROM pages;
 \i $WORK/src/bench/score_near_duplicates.sql
 
 \echo
@@ -69,17 +66,12 @@ CREATE TABLE timings (fn text, run int, ms float8);
 DO \$\$
 DECLARE
   fns text[] := ARRAY['md5(html)', 'simhash(html)', 'simhash_html(html)', 'simhash_html(html, ''keep'')',
-                      'libxml2: simhash_html(html)', 'libxml2: simhash_html_text(html)', 'simhash_html_text(html)'];
+                      'simhash_html(html, parser => ''libxml2'')', 'simhash_html_text(html, parser => ''libxml2'')', 'simhash_html_text(html)'];
   f text; expr text; t0 timestamptz;
 BEGIN
   FOR r IN 0..$RUNS LOOP
     FOREACH f IN ARRAY fns LOOP
       expr := f;
-      PERFORM set_config('simhash.html_parser', 'fast', true);
-      IF f LIKE 'libxml2: %' THEN
-        expr := substr(f, 10);
-        PERFORM set_config('simhash.html_parser', 'libxml2', true);
-      END IF;
       t0 := clock_timestamp();
       EXECUTE 'SELECT count(' || expr || ') FROM pages';
       IF r > 0 THEN   -- run 0 warms up

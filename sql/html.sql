@@ -152,10 +152,10 @@ CREATE TEMP TABLE fast_texts AS
 SELECT name, simhash_html_text(html, 'keep') AS keep, simhash_html_text(html) AS remove
   FROM (SELECT name, html FROM tricky UNION ALL SELECT name, html FROM bad
         UNION ALL SELECT 'site ' || site, html FROM sites) p;
-SET simhash.html_parser = 'libxml2';
 SELECT count(*) AS pages,
-       count(*) FILTER (WHERE simhash_html_text(html, 'keep') = f.keep
-                          AND simhash_html_text(html) = f.remove) AS same_text
+       count(*) FILTER (WHERE simhash_html_text(html, 'keep', 'libxml2') = f.keep
+                          AND simhash_html_text(html, parser => 'libxml2') = f.remove) AS same_text
   FROM (SELECT name, html FROM tricky UNION ALL SELECT name, html FROM bad
         UNION ALL SELECT 'site ' || site, html FROM sites) p JOIN fast_texts f USING (name);
-RESET simhash.html_parser;
+-- the parser is an argument; anything else is refused
+SELECT simhash_html_text('<p>x', 'keep', 'gumbo');

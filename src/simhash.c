@@ -9,7 +9,6 @@
 #include "utils/guc.h"
 
 #include "fingerprint/fingerprint.h"
-#include "html/html.h"
 #include "index/index.h"
 #include "planner/planner.h"
 
@@ -25,7 +24,6 @@ void
 _PG_init(void)
 {
 	SimhashFingerprintInit();
-	SimhashHtmlInit();
 	SimhashPlannerInit();
 	SimhashIndexInit();
 	MarkGUCPrefixReserved("simhash");

@@ -3,7 +3,7 @@
  *	  The text of a web page as blocks: the extractor, which both parsers
  *	  feed with opened and closed elements and text (Extractor*, extract.h),
  *	  and the driver of libxml2's HTML parser in SAX mode, the reference
- *	  (simhash.html_parser = 'libxml2'; the default is the fast path of
+ *	  (parser => 'libxml2'; the default is the fast path of
  *	  fast.c).  doc/html.md says why this parser and how it was measured.
  *
  * libxml2's parser runs over the whole page in memory (htmlParseDocument: the

@@ -3,7 +3,7 @@
  *	  The fast path: a tokenizer of our own that does only what text
  *	  extraction needs, in one pass over the page in place, feeding the same
  *	  extractor as libxml2's callbacks (extract.c).  libxml2 stays the
- *	  reference: simhash.html_parser = 'libxml2' runs it instead, and
+ *	  reference: the functions' parser => 'libxml2' argument runs it, and
  *	  test/t/024_html_fast_path.pl compares the two on real pages and on
  *	  random ones.
  *

@@ -17,41 +17,27 @@
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 
-int			simhash_html_parser = HTML_PARSER_FAST;
-
-static const struct config_enum_entry html_parser_options[] = {
-	{"fast", HTML_PARSER_FAST, false},
-	{"libxml2", HTML_PARSER_LIBXML2, false},
-	{NULL, 0, false}
-};
-
-void
-SimhashHtmlInit(void)
+/*
+ * The parser option: 'fast' (the extension's tokenizer, the default) or
+ * 'libxml2' (libxml2's HTML parser, its reference).  An argument, not a
+ * setting, so that the functions stay immutable: the same call gives the
+ * same answer in every session.
+ */
+static HtmlParser
+ParserOption(text *option)
 {
-	DefineCustomEnumVariable("simhash.html_parser",
-							 "Chooses the HTML parser of simhash_html.",
-							 "fast (the default) runs the extension's own "
-							 "tokenizer; libxml2 runs libxml2's HTML parser, its "
-							 "reference, which gives the same text on real pages "
-							 "but may differ on broken markup (doc/html.md): "
-							 "changing it may change stored fingerprints.",
-							 &simhash_html_parser,
-							 HTML_PARSER_FAST,
-							 html_parser_options,
-							 PGC_SUSET,
-							 0,
-							 NULL, NULL, NULL);
-}
+	char	   *s = text_to_cstring(option);
 
-void
-HtmlExtract(const char *utf8, int64 len, HtmlPage *page)
-{
-	if (simhash_html_parser == HTML_PARSER_FAST)
-		HtmlExtractFast(utf8, len, page);
-	else
-		HtmlExtractLibxml2(utf8, len, page);
+	if (strcmp(s, "fast") == 0)
+		return HTML_PARSER_FAST;
+	if (strcmp(s, "libxml2") == 0)
+		return HTML_PARSER_LIBXML2;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid parser option \"%s\"", SimhashShortText(s)),
+			 errhint("Valid values are \"fast\" and \"libxml2\".")));
+	return HTML_PARSER_FAST;	/* keep the compiler quiet */
 }
 
 /*
@@ -115,15 +101,22 @@ RemoveBoilerplate(text *option)
 	return false;				/* keep the compiler quiet */
 }
 
-/* The page of argument 0, parsed and classified by argument 1. */
+/*
+ * The page of argument 0, parsed by the parser that argument parserarg
+ * names and classified by argument 1.
+ */
 static void
-ReadPage(FunctionCallInfo fcinfo, HtmlPage *page)
+ReadPage(FunctionCallInfo fcinfo, int parserarg, HtmlPage *page)
 {
 	bool		remove = RemoveBoilerplate(PG_GETARG_TEXT_PP(1));
+	HtmlParser	parser = ParserOption(PG_GETARG_TEXT_PP(parserarg));
 	int64		len;
 	const char *utf8 = PageUtf8(fcinfo, &len);
 
-	HtmlExtract(utf8, len, page);
+	if (parser == HTML_PARSER_FAST)
+		HtmlExtractFast(utf8, len, page);
+	else
+		HtmlExtractLibxml2(utf8, len, page);
 	HtmlClassify(page, remove);
 }
 
@@ -140,7 +133,7 @@ simhash_html(PG_FUNCTION_ARGS)
 	char	   *kept;
 	uint64		result;
 
-	ReadPage(fcinfo, &page);
+	ReadPage(fcinfo, 6, &page);
 	kept = HtmlKeptText(&page, &len);
 	if (!FingerprintUtf8(kept, len, PG_GETARG_TEXT_PP(2), PG_GETARG_INT32(3),
 						 PG_GETARG_TEXT_PP(4), PG_GETARG_BOOL(5), &result))
@@ -171,7 +164,7 @@ simhash_html_text(PG_FUNCTION_ARGS)
 	int64		len;
 	char	   *kept;
 
-	ReadPage(fcinfo, &page);
+	ReadPage(fcinfo, 2, &page);
 	kept = HtmlKeptText(&page, &len);
 	PG_RETURN_TEXT_P(TextOfUtf8(kept, len));
 }
@@ -188,7 +181,7 @@ simhash_html_blocks(PG_FUNCTION_ARGS)
 	HtmlPage	page;
 
 	InitMaterializedSRF(fcinfo, 0);
-	ReadPage(fcinfo, &page);
+	ReadPage(fcinfo, 2, &page);
 	for (int i = 0; i < page.nblocks; i++)
 	{
 		HtmlBlock  *b = &page.blocks[i];

@@ -2,7 +2,8 @@
  * html/html.h
  *	  The public interface of src/html/: the text of a web page as blocks.
  *
- * HtmlExtract parses a page with the fast path (fast.c) or libxml2's HTML
+ * HtmlExtractFast and HtmlExtractLibxml2 parse a page with the fast path
+ * (fast.c) or libxml2's HTML
  * parser in SAX mode (extract.c), neither building a tree, and keeps what
  * a reader sees, as blocks (extract.c): the text between
  * two block-level boundaries (p, div, li, td, h1-h6, br, ...), entities
@@ -52,22 +53,17 @@ typedef struct HtmlPage
 } HtmlPage;
 
 /*
- * The blocks of utf8[0..len) (UTF-8, no NUL inside): HtmlExtract runs the
- * parser simhash.html_parser names, libxml2's (extract.c) or the fast path
- * (fast.c).
+ * The blocks of utf8[0..len) (UTF-8, no NUL inside), by the fast path
+ * (fast.c, what simhash_html uses by default) or by libxml2's HTML parser
+ * (extract.c, its reference): the SQL functions' parser argument chooses.
  */
 typedef enum HtmlParser
 {
 	HTML_PARSER_FAST,
 	HTML_PARSER_LIBXML2
 } HtmlParser;
-extern int	simhash_html_parser;
-extern void HtmlExtract(const char *utf8, int64 len, HtmlPage *page);
 extern void HtmlExtractLibxml2(const char *utf8, int64 len, HtmlPage *page);
 extern void HtmlExtractFast(const char *utf8, int64 len, HtmlPage *page);
-
-/* functions.c: defines the simhash.html_parser setting */
-extern void SimhashHtmlInit(void);
 
 /* boilerplate.c: sets cls and kept of every block */
 extern void HtmlClassify(HtmlPage *page, bool remove_boilerplate);
