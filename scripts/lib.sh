@@ -51,8 +51,9 @@ install_packages() {
 install_deps() {
     local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
     [ -n "$CUSTOM_PG" ] && server="postgresql-common"
+    # debhelper, dpkg-dev and postgresql-server-dev-all: the Debian package's test
     install_packages $server libxxhash-dev libicu-dev libipc-run-perl make gcc pkg-config \
-                     perl ca-certificates
+                     perl ca-certificates debhelper dpkg-dev postgresql-server-dev-all
     id "$RUN_USER" >/dev/null 2>&1 || die "user $RUN_USER is missing (it comes with postgresql-common)"
     PG_BIN=$("$PG_CONFIG" --bindir)
 }

@@ -1,6 +1,6 @@
 -- Every object of the simhash extension with its full definition, one line
 -- each, sorted: what test/t/030_upgrade.pl compares between an upgraded
--- database and a fresh CREATE EXTENSION, and what test/t/031_doc_reference.pl
+-- database and a fresh CREATE EXTENSION, and what test/t/051_doc_reference.pl
 -- reads the names from.  OIDs differ between databases, so every reference
 -- is printed by name (regproc, regtype, regoperator, ...).
 WITH ext AS (
