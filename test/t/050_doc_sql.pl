@@ -12,7 +12,11 @@
 #   <!-- continue -->       run in the previous block's database, after it
 #   <!-- params: v1, v2 --> values for $1, $2 (default: '8212868318d29267',
 #                           read as text or as a simhash, as the statement needs)
-#   <!-- skip-test: why --> not run; listed in the output (keep these rare)
+#   <!-- expect: TEXT -->   the block's output contains TEXT (one per line
+#                           of a plan to check; as many as needed)
+#   <!-- skip-test: why --> not run; listed in the output (keep these rare);
+#                           a block whose first line is "-- ignore-test: why"
+#                           is skipped the same way, visibly
 # Otherwise each block gets a new database in which the extension exists
 # already ("CREATE EXTENSION simhash" in a block runs as IF NOT EXISTS).
 # A statement with $1 is run as PREPARE and EXECUTE.
@@ -62,7 +66,9 @@ sub blocks
 				$m{continue} = 1 if /^<!--\s*continue\s*-->$/;
 				$m{params} = $1 if /^<!--\s*params:\s*(.*?)\s*-->$/s;
 				$m{skip} = $1 if /^<!--\s*skip-test:\s*(.*?)\s*-->$/s;
+				push @{ $m{expect} }, $1 if /^<!--\s*expect:\s*(.*?)\s*-->$/s;
 			}
+			$m{skip} = $1 if $sql[0] && $sql[0] =~ /^--\s*ignore-test:\s*(.*)$/;
 			push @blocks, [ $start, join("\n", @sql) . "\n", \%m ];
 		}
 		@comments = ();
@@ -116,7 +122,7 @@ for my $file (@files)
 			$db = 'doc_' . ++$dbno;
 			$node->safe_psql('postgres', "CREATE DATABASE $db TEMPLATE doc_template");
 		}
-		my @params = defined $m->{params} ? split(/\s*,\s*/, $m->{params}) : ();
+		my @params = defined $m->{params} ? $m->{params} =~ /('(?:[^']|'')*'|[^,\s][^,]*)/g : ();
 
 		# The script: setup, then each statement followed by a marker line, so
 		# that each statement's output can be told apart.
@@ -125,9 +131,11 @@ for my $file (@files)
 		for my $i (0 .. $#stmts)
 		{
 			my $s = $stmts[$i] =~ s/\bCREATE EXTENSION simhash\b/CREATE EXTENSION IF NOT EXISTS simhash/gr;
-			if ($s =~ /\$(\d)/)
+			# parameters outside quotes and dollar-quoted bodies
+			my $bare = $s =~ s/'(?:[^']|'')*'|(\$[A-Za-z_]*\$).*?\1//gsr;
+			if ($bare =~ /\$(\d)/)
 			{
-				my $n = List::Util::max($s =~ /\$(\d)/g);
+				my $n = List::Util::max($bare =~ /\$(\d)/g);
 				my $body = $s =~ s/;([ \t]*--[^\n]*)?\s*$//r;
 				my @values = map { $params[ $_ - 1 ] // q{'8212868318d29267'} } 1 .. $n;
 				$s = "PREPARE doc_stmt AS $body;\nEXECUTE doc_stmt(" . join(', ', @values)
@@ -141,6 +149,10 @@ for my $file (@files)
 		$blocks++;
 		ok($rc == 0, "$where runs") or diag("$err\n--- the block:\n$sql");
 		next if $rc != 0;
+		for my $text (@{ $m->{expect} // [] })
+		{
+			ok(index($out, $text) >= 0, "$where: the output shows $text") or diag($out);
+		}
 
 		# One-word comments after a statement are its expected result.
 		my @outputs = split /^\@\@doc-statement-\d+\@\@\n?/m, "$out\n";
