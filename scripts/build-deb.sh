@@ -33,9 +33,7 @@ deb_version=$(sed -n '1s/^simhash (\([^)]*\)).*/\1/p' "$REPO_ROOT/debian/changel
 BUILD=$(mktemp -d "${TMPDIR:-/tmp}/simhash-deb.XXXXXX")
 trap 'rm -rf "$BUILD"' EXIT
 mkdir "$BUILD/simhash-$version"
-tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-    --exclude=./results --exclude=./tmp_check --exclude=./dist --exclude='./simhash--*.sql' \
-    -cf - . | tar -C "$BUILD/simhash-$version" -xf -
+copy_source "$BUILD/simhash-$version"
 
 say "building the Debian packages of simhash $version (log: dpkg-buildpackage.log in $OUT)"
 mkdir -p "$OUT"

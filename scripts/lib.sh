@@ -72,10 +72,17 @@ make_workdir() {
     chmod 755 "$WORK"
     trap cleanup EXIT
     mkdir "$WORK/src"
-    tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-        --exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/src" -xf -
+    copy_source "$WORK/src"
     chown -R "$RUN_USER" "$WORK"
     cd "$WORK"    # the unprivileged user may not enter the caller's directory
+}
+
+# Copies the source tree, without git's data and build outputs, into the
+# existing directory $1.
+copy_source() {
+    tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+        --exclude=./results --exclude=./tmp_check --exclude=./dist --exclude='./simhash--*.sql' \
+        -cf - . | tar -C "$1" -xf -
 }
 
 cleanup() {

@@ -22,9 +22,8 @@ use lib $FindBin::Bin;
 use SimhashTest;
 
 my $root = "$FindBin::Bin/../..";
-my ($current) = slurp_file("$root/simhash.control") =~ /^default_version\s*=\s*'([^']+)'/m;
-my @released = sort map { m{simhash--([^-]+)\.sql$} ? $1 : () }
-  glob("$root/src/install/released/simhash--*.sql");
+my $current = default_version($root);
+my @released = released_versions($root);
 ok(@released > 0, 'at least one released version is frozen in src/install/released');
 my $catalog_sql = slurp_file("$root/test/catalog/extension_objects.sql");
 
