@@ -15,6 +15,8 @@
 #                           read as text or as a simhash, as the statement needs)
 #   <!-- expect: TEXT -->   the block's output contains TEXT (one per line
 #                           of a plan to check; as many as needed)
+#   <!-- requires: ext -->  skipped, and listed, where the server lacks the
+#                           extension ext (a server built without contrib)
 #   <!-- skip-test: why --> not run; listed in the output (keep these rare);
 #                           a block whose first line is "-- ignore-test: why"
 #                           is skipped the same way, visibly
@@ -35,9 +37,17 @@ my @files = grep { -f "$root/$_" } ('README.md', 'CONTRIBUTING.md',
 
 my $node = PostgreSQL::Test::Cluster->new('docs');
 $node->init;
-$node->start;
+{
+	# The server's own libpq connections (postgres_fdw servers without host
+	# and port, as the FAQ writes them) reach this server.
+	local $ENV{PGHOST} = $node->host;
+	local $ENV{PGPORT} = $node->port;
+	$node->start;
+}
 $node->safe_psql('postgres', 'CREATE DATABASE doc_template');
 $node->safe_psql('doc_template', 'CREATE EXTENSION simhash');
+my %available = map { $_ => 1 } split /\n/,
+  $node->safe_psql('postgres', 'SELECT name FROM pg_available_extensions');
 
 # The ```sql blocks of a file: [line, sql, {markers}].
 sub blocks
@@ -68,6 +78,7 @@ sub blocks
 				$m{params} = $1 if /^<!--\s*params:\s*(.*?)\s*-->$/s;
 				$m{skip} = $1 if /^<!--\s*skip-test:\s*(.*?)\s*-->$/s;
 				push @{ $m{expect} }, $1 if /^<!--\s*expect:\s*(.*?)\s*-->$/s;
+				$m{requires} = $1 if /^<!--\s*requires:\s*(\S+)\s*-->$/;
 			}
 			$m{skip} = $1 if $sql[0] && $sql[0] =~ /^--\s*ignore-test:\s*(.*)$/;
 			push @blocks, [ $start, join("\n", @sql) . "\n", \%m ];
@@ -112,6 +123,8 @@ for my $file (@files)
 	{
 		my ($line, $sql, $m) = @$b;
 		my $where = "$file:$line";
+		$m->{skip} //= "the server has no $m->{requires}"
+		  if $m->{requires} && !$available{ $m->{requires} };
 		if (defined $m->{skip})
 		{
 			$skipped++;
