@@ -81,7 +81,8 @@ make_workdir() {
 # existing directory $1.
 copy_source() {
     tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-        --exclude=./results --exclude=./tmp_check --exclude=./dist --exclude='./simhash--*.sql' \
+        --exclude=./results --exclude=./tmp_check --exclude=node_modules --exclude=__pycache__ \
+        --exclude=./dist --exclude='./simhash--*.sql' \
         -cf - . | tar -C "$1" -xf -
 }
 
