@@ -25,6 +25,10 @@ SQL_PARTS   = $(sort $(wildcard $(srcdir)/src/install/*.sql))
 GENERATED_SQL = $(srcdir)/src/install/55_distance_compare.sql
 SQL_GENERATOR = $(srcdir)/src/install/gen/distance_compare.sh
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
+# Released versions' install scripts, frozen as shipped, and the upgrade
+# scripts between versions (src/install/README.md, CONTRIBUTING.md).
+DATA        = $(patsubst $(srcdir)/%,%,$(sort $(wildcard $(srcdir)/src/install/released/*.sql) \
+                                             $(wildcard $(srcdir)/src/install/upgrade/*.sql)))
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
 REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_skew planner_security

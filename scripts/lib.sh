@@ -51,8 +51,10 @@ install_packages() {
 install_deps() {
     local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
     [ -n "$CUSTOM_PG" ] && server="postgresql-common"
+    # debhelper, dpkg-dev and postgresql-server-dev-all: the Debian package's test;
+    # python3-* and nodejs: the client packages' tests
     install_packages $server libxxhash-dev libicu-dev libxml2-dev libipc-run-perl make gcc pkg-config \
-                     perl ca-certificates \
+                     perl ca-certificates debhelper dpkg-dev postgresql-server-dev-all \
                      python3 python3-psycopg python3-psycopg2 python3-sqlalchemy python3-django nodejs
     # (npm comes with some nodejs builds, NodeSource's for one; Debian's is a package)
     command -v npm >/dev/null || install_packages npm
@@ -74,11 +76,18 @@ make_workdir() {
     chmod 755 "$WORK"
     trap cleanup EXIT
     mkdir "$WORK/src"
-    tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-        --exclude=./results --exclude=./tmp_check --exclude=node_modules --exclude=__pycache__ \
-        -cf - . | tar -C "$WORK/src" -xf -
+    copy_source "$WORK/src"
     chown -R "$RUN_USER" "$WORK"
     cd "$WORK"    # the unprivileged user may not enter the caller's directory
+}
+
+# Copies the source tree, without git's data and build outputs, into the
+# existing directory $1.
+copy_source() {
+    tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+        --exclude=./results --exclude=./tmp_check --exclude=node_modules --exclude=__pycache__ \
+        --exclude=./dist --exclude='./simhash--*.sql' \
+        -cf - . | tar -C "$1" -xf -
 }
 
 cleanup() {

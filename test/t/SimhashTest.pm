@@ -8,7 +8,7 @@ use warnings;
 use utf8;
 use Exporter 'import';
 our @EXPORT = qw($SIMHASH_TEST_SQL poke without_checksums compression_clause
-  column_compression random_html_page);
+  column_compression random_html_page default_version released_versions);
 
 our $SIMHASH_TEST_SQL = q{
 	CREATE EXTENSION simhash;
@@ -52,6 +52,27 @@ sub column_compression
 	  ? 'pg_column_compression(t)'
 	  : "CASE WHEN pg_column_size(t) < octet_length(t) THEN 'pglz' END";
 }
+
+# The version CREATE EXTENSION installs (simhash.control's default_version),
+# and the released versions whose install scripts are frozen in
+# src/install/released, oldest first; $root is the repository.
+sub default_version
+{
+	my ($root) = @_;
+	my ($version) = PostgreSQL::Test::Utils::slurp_file("$root/simhash.control")
+	  =~ /^default_version\s*=\s*'([^']+)'/m;
+	return $version;
+}
+
+sub released_versions
+{
+	my ($root) = @_;
+	return sort { version_key($a) cmp version_key($b) }
+	  map { m{simhash--([^-]+)\.sql$} ? $1 : () }
+	  glob("$root/src/install/released/simhash--*.sql");
+}
+
+sub version_key { return join '.', map { sprintf '%05d', $_ } split /\./, $_[0]; }
 
 # Overwrites bytes of a file (a relation file of a stopped server) at an offset.
 sub poke
