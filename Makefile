@@ -9,12 +9,13 @@ EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION)
 
 MODULE_big  = simhash
 # One folder per layer (src/README.md): the types, fingerprinting, the index
-# access method, planner support; simhash.c holds the module-level items.
+# access method, planner support, the workflows over whole tables; simhash.c holds the module-level items.
 OBJS        = src/simhash.o \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/type/*.c))) \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/fingerprint/*.c))) \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/index/*.c))) \
-              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/planner/*.c)))
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/planner/*.c))) \
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/workflows/*.c)))
 
 # The install script is assembled from src/install/*.sql in the order of
 # their numbers (src/install/README.md).  One piece is written by a script,

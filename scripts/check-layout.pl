@@ -21,12 +21,14 @@ my %public = (
 	fingerprint => 'fingerprint/fingerprint.h',
 	index       => 'index/index.h',
 	planner     => 'planner/planner.h',
+	workflows   => 'workflows/workflows.h',
 );
 my %may_use = (
 	type        => [],
 	fingerprint => ['type'],
 	index       => ['type'],
 	planner     => ['type'],
+	workflows   => ['type'],
 	''          => [ sort keys %public ],    # src/simhash.c
 );
 
