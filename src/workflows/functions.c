@@ -83,6 +83,7 @@ ReadFingerprints(Oid fn_oid, Oid relid, const char *fpcol, const char *idcol,
 									   CStringGetDatum("simhash"),
 									   ObjectIdGetDatum(get_func_namespace(fn_oid)));
 	char	   *relname = get_rel_name(relid);
+	char	   *qualified;
 	char	   *query;
 	SPIPlanPtr	plan;
 	Portal		portal;
@@ -93,9 +94,9 @@ ReadFingerprints(Oid fn_oid, Oid relid, const char *fpcol, const char *idcol,
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
-	relname = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
+	qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
 	query = psprintf("SELECT %s, %s FROM %s WHERE %s IS NOT NULL",
-					 quote_identifier(idcol), quote_identifier(fpcol), relname,
+					 quote_identifier(idcol), quote_identifier(fpcol), qualified,
 					 quote_identifier(fpcol));
 
 	set->n = 0;
@@ -122,12 +123,12 @@ ReadFingerprints(Oid fn_oid, Oid relid, const char *fpcol, const char *idcol,
 			if (fptype != simhash_type)
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
-						 errmsg("column \"%s\" of relation %s is not of type simhash", fpcol, relname),
+						 errmsg("column \"%s\" of relation \"%s\" is not of type simhash", fpcol, relname),
 						 errdetail("It is of type %s.", format_type_be(SPI_gettypeid(desc, 2)))));
 			if (idtype != INT2OID && idtype != INT4OID && idtype != INT8OID)
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
-						 errmsg("id column \"%s\" of relation %s must be of type smallint, integer or bigint",
+						 errmsg("id column \"%s\" of relation \"%s\" must be of type smallint, integer or bigint",
 								idcol, relname),
 						 errdetail("It is of type %s.", format_type_be(SPI_gettypeid(desc, 1))),
 						 errhint("Give a key column as id_column, for example a bigserial primary key.")));
@@ -137,7 +138,7 @@ ReadFingerprints(Oid fn_oid, Oid relid, const char *fpcol, const char *idcol,
 		if ((uint64) set->n + SPI_processed > (uint64) PG_INT32_MAX)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("relation %s has too many fingerprints for a batch search", relname),
+					 errmsg("relation \"%s\" has too many fingerprints for a batch search", relname),
 					 errdetail("The limit is %d rows.", PG_INT32_MAX)));
 		while (set->n + SPI_processed > cap)
 		{
@@ -154,7 +155,7 @@ ReadFingerprints(Oid fn_oid, Oid relid, const char *fpcol, const char *idcol,
 			if (isnull)
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("id column \"%s\" of relation %s contains a null value", idcol, relname),
+						 errmsg("id column \"%s\" of relation \"%s\" contains a null value", idcol, relname),
 						 errhint("Give a key column as id_column.")));
 			set->ids[set->n] = IdOf(id, idtype);
 			set->fps[set->n] = DatumGetSimhash(SPI_getbinval(tuple, desc, 2, &isnull));
@@ -172,6 +173,14 @@ static Size
 Budget(void)
 {
 	return (Size) work_mem * 1024;
+}
+
+/* At DEBUG1, how the search will run. */
+static void
+ReportPlan(const PairsPlan *plan, uint32 n)
+{
+	elog(DEBUG1, "%u fingerprints within %d bits: %d blocks, tables keyed by %d of them, %.0f tables",
+		 n, plan->k, plan->nblocks, plan->agree, plan->ntables);
 }
 
 /* Pairs go straight into the function's result. */
@@ -225,6 +234,7 @@ simhash_pairs(PG_FUNCTION_ARGS)
 	ReadFingerprints(fcinfo->flinfo->fn_oid, relid, NameStr(*PG_GETARG_NAME(1)),
 					 NameStr(*PG_GETARG_NAME(3)), &set);
 	SimhashPairsPlan(&plan, k, set.n, Budget(), simhash_pairs_blocks);
+	ReportPlan(&plan, set.n);
 	out.rsinfo = rsinfo;
 	out.set = &set;
 	SimhashPairsFind(set.fps, set.n, &plan, Budget(), EmitPair, &out);
@@ -276,6 +286,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	ReadFingerprints(fcinfo->flinfo->fn_oid, relid, NameStr(*PG_GETARG_NAME(1)),
 					 NameStr(*PG_GETARG_NAME(3)), &set);
 	SimhashPairsPlan(&plan, k, set.n, Budget(), simhash_pairs_blocks);
+	ReportPlan(&plan, set.n);
 	rep = leaders ? SimhashLeaders(&set, &plan, Budget())
 		: SimhashComponents(&set, &plan, Budget());
 	for (uint32 i = 0; i < set.n; i++)

@@ -71,6 +71,8 @@ typedef struct PairsState
 	const PairsPlan *plan;
 	PairCallback callback;
 	void	   *arg;
+	void		(*comparerun) (struct PairsState *st, const PairEntry *run, Size len,
+							   uint64 combo);
 	PairEntry  *work;			/* the scatter array */
 	Size		workcap;		/* its capacity, in entries */
 	Size		budget;			/* entries a slice may hold */
@@ -248,9 +250,20 @@ CompareMasked(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The two inner loops, compiled twice: for any x86-64 (where
+ * __builtin_popcountll is a library call without -mpopcnt) and with the
+ * POPCNT instruction, chosen at run time like the tokenizer's kernels.  Other
+ * architectures get the first only.
+ */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_POPCNT_KERNEL 1
+#define POPCNT_TARGET __attribute__((target("popcnt")))
+#endif
+
 /* Reports the pairs within k of a run of entries with equal keys. */
-static void
-CompareRun(PairsState *st, const PairEntry *run, Size len, uint64 combo)
+static pg_attribute_always_inline void
+CompareRunBody(PairsState *st, const PairEntry *run, Size len, uint64 combo)
 {
 	const PairsPlan *plan = st->plan;
 	int			k = plan->k;
@@ -275,6 +288,58 @@ CompareRun(PairsState *st, const PairEntry *run, Size len, uint64 combo)
 	}
 }
 
+/* The plain comparison of every pair (plan->agree = 0). */
+static pg_attribute_always_inline void
+SearchAllBody(const uint64 *fps, uint32 n, int k, PairCallback callback, void *arg)
+{
+	for (uint32 a = 0; a + 1 < n; a++)
+	{
+		uint64		fa = fps[a];
+
+		CHECK_FOR_INTERRUPTS();
+		for (uint32 b = a + 1; b < n; b++)
+		{
+			int			d = SIMHASH_POPCOUNT64(fa ^ fps[b]);
+
+			if (d <= k)
+				callback(a, b, d, arg);
+		}
+	}
+}
+
+static void
+CompareRunPlain(PairsState *st, const PairEntry *run, Size len, uint64 combo)
+{
+	CompareRunBody(st, run, len, combo);
+}
+
+static void
+SearchAllPlain(const uint64 *fps, uint32 n, int k, PairCallback callback, void *arg)
+{
+	SearchAllBody(fps, n, k, callback, arg);
+}
+
+#ifdef HAVE_POPCNT_KERNEL
+POPCNT_TARGET static void
+CompareRunPopcnt(PairsState *st, const PairEntry *run, Size len, uint64 combo)
+{
+	CompareRunBody(st, run, len, combo);
+}
+
+POPCNT_TARGET static void
+SearchAllPopcnt(const uint64 *fps, uint32 n, int k, PairCallback callback, void *arg)
+{
+	SearchAllBody(fps, n, k, callback, arg);
+}
+
+/* True when this CPU runs the POPCNT kernels. */
+static bool
+UsePopcnt(void)
+{
+	return __builtin_cpu_supports("popcnt");
+}
+#endif
+
 /* Reports the pairs within k of one bucket: its runs of equal keys. */
 static void
 CompareBucket(PairsState *st, PairEntry *bucket, Size len, const TableKey *t)
@@ -293,7 +358,7 @@ CompareBucket(PairsState *st, PairEntry *bucket, Size len, const TableKey *t)
 		for (e = s + 1; e < len && (bucket[e].fp & t->mask) == key; e++)
 			;
 		if (e - s > 1)
-			CompareRun(st, bucket + s, e - s, t->combo);
+			st->comparerun(st, bucket + s, e - s, t->combo);
 	}
 }
 
@@ -353,25 +418,6 @@ SearchTable(PairsState *st, const TableKey *t)
 	}
 }
 
-/* The plain comparison of every pair (plan->agree = 0). */
-static void
-SearchAll(const uint64 *fps, uint32 n, int k, PairCallback callback, void *arg)
-{
-	for (uint32 a = 0; a + 1 < n; a++)
-	{
-		uint64		fa = fps[a];
-
-		CHECK_FOR_INTERRUPTS();
-		for (uint32 b = a + 1; b < n; b++)
-		{
-			int			d = SimhashDistance(fa, fps[b]);
-
-			if (d <= k)
-				callback(a, b, d, arg);
-		}
-	}
-}
-
 /*
  * Calls callback(a, b, distance, arg) once for every pair of positions
  * a < b of fps whose fingerprints are within plan->k bits, in no particular
@@ -391,7 +437,14 @@ SimhashPairsFind(const uint64 *fps, uint32 n, const PairsPlan *plan,
 		return;
 	if (j == 0)
 	{
-		SearchAll(fps, n, plan->k, callback, arg);
+#ifdef HAVE_POPCNT_KERNEL
+		if (UsePopcnt())
+		{
+			SearchAllPopcnt(fps, n, plan->k, callback, arg);
+			return;
+		}
+#endif
+		SearchAllPlain(fps, n, plan->k, callback, arg);
 		return;
 	}
 
@@ -400,6 +453,11 @@ SimhashPairsFind(const uint64 *fps, uint32 n, const PairsPlan *plan,
 	st.plan = plan;
 	st.callback = callback;
 	st.arg = arg;
+	st.comparerun = CompareRunPlain;
+#ifdef HAVE_POPCNT_KERNEL
+	if (UsePopcnt())
+		st.comparerun = CompareRunPopcnt;
+#endif
 	st.budget = Min(Max(budget / sizeof(PairEntry), (Size) 1024), (Size) n);
 	st.workcap = st.budget;
 	st.work = palloc_extended(st.workcap * sizeof(PairEntry), MCXT_ALLOC_HUGE);
