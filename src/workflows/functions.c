@@ -44,6 +44,13 @@ SimhashWorkflowsInit(void)
 							NULL, NULL, NULL);
 }
 
+/* The scatter array's budget: work_mem. */
+static Size
+Budget(void)
+{
+	return (Size) work_mem * 1024;
+}
+
 static void
 CheckRadius(int32 k)
 {
@@ -168,19 +175,30 @@ ReadFingerprints(Oid fn_oid, Oid relid, const char *fpcol, const char *idcol,
 	SPI_finish();
 }
 
-/* The scatter array's budget: work_mem. */
-static Size
-Budget(void)
-{
-	return (Size) work_mem * 1024;
-}
 
-/* At DEBUG1, how the search will run. */
-static void
-ReportPlan(const PairsPlan *plan, uint32 n)
+/*
+ * What both functions do first: checks k, sets up the result tuplestore,
+ * reads the table (arguments 0, 1 and 3) into *set and plans the search
+ * (reported at DEBUG1).  Returns the memory context that holds *set, which
+ * is made current; the caller switches back to `*old` and deletes it.
+ */
+static MemoryContext
+BeginBatch(FunctionCallInfo fcinfo, FingerprintSet *set,
+		   PairsPlan *plan, MemoryContext *old)
 {
+	int32		k = PG_GETARG_INT32(2);
+	MemoryContext cxt;
+
+	CheckRadius(k);
+	InitMaterializedSRF(fcinfo, 0);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "simhash batch", ALLOCSET_DEFAULT_SIZES);
+	*old = MemoryContextSwitchTo(cxt);
+	ReadFingerprints(fcinfo->flinfo->fn_oid, PG_GETARG_OID(0), NameStr(*PG_GETARG_NAME(1)),
+					 NameStr(*PG_GETARG_NAME(3)), set);
+	SimhashPairsPlan(plan, k, set->n, Budget(), simhash_pairs_blocks);
 	elog(DEBUG1, "%u fingerprints within %d bits: %d blocks, tables keyed by %d of them, %.0f tables",
-		 n, plan->k, plan->nblocks, plan->agree, plan->ntables);
+		 set->n, k, plan->nblocks, plan->agree, plan->ntables);
+	return cxt;
 }
 
 /* Pairs go straight into the function's result. */
@@ -218,24 +236,14 @@ PG_FUNCTION_INFO_V1(simhash_pairs);
 Datum
 simhash_pairs(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			relid = PG_GETARG_OID(0);
-	int32		k = PG_GETARG_INT32(2);
 	MemoryContext cxt,
 				old;
 	FingerprintSet set;
 	PairsPlan	plan;
 	PairOutput	out;
 
-	CheckRadius(k);
-	InitMaterializedSRF(fcinfo, 0);
-	cxt = AllocSetContextCreate(CurrentMemoryContext, "simhash_pairs", ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(cxt);
-	ReadFingerprints(fcinfo->flinfo->fn_oid, relid, NameStr(*PG_GETARG_NAME(1)),
-					 NameStr(*PG_GETARG_NAME(3)), &set);
-	SimhashPairsPlan(&plan, k, set.n, Budget(), simhash_pairs_blocks);
-	ReportPlan(&plan, set.n);
-	out.rsinfo = rsinfo;
+	cxt = BeginBatch(fcinfo, &set, &plan, &old);
+	out.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	out.set = &set;
 	SimhashPairsFind(set.fps, set.n, &plan, Budget(), EmitPair, &out);
 	MemoryContextSwitchTo(old);
@@ -259,8 +267,6 @@ Datum
 simhash_clusters(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			relid = PG_GETARG_OID(0);
-	int32		k = PG_GETARG_INT32(2);
 	char	   *method = text_to_cstring(PG_GETARG_TEXT_PP(4));
 	bool		leaders;
 	MemoryContext cxt,
@@ -269,7 +275,6 @@ simhash_clusters(PG_FUNCTION_ARGS)
 	PairsPlan	plan;
 	uint32	   *rep;
 
-	CheckRadius(k);
 	if (strcmp(method, "components") == 0)
 		leaders = false;
 	else if (strcmp(method, "leaders") == 0)
@@ -280,13 +285,7 @@ simhash_clusters(PG_FUNCTION_ARGS)
 				 errmsg("unrecognized clustering method \"%s\"", method),
 				 errhint("Valid methods are \"components\" and \"leaders\".")));
 
-	InitMaterializedSRF(fcinfo, 0);
-	cxt = AllocSetContextCreate(CurrentMemoryContext, "simhash_clusters", ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(cxt);
-	ReadFingerprints(fcinfo->flinfo->fn_oid, relid, NameStr(*PG_GETARG_NAME(1)),
-					 NameStr(*PG_GETARG_NAME(3)), &set);
-	SimhashPairsPlan(&plan, k, set.n, Budget(), simhash_pairs_blocks);
-	ReportPlan(&plan, set.n);
+	cxt = BeginBatch(fcinfo, &set, &plan, &old);
 	rep = leaders ? SimhashLeaders(&set, &plan, Budget())
 		: SimhashComponents(&set, &plan, Budget());
 	for (uint32 i = 0; i < set.n; i++)
