@@ -36,8 +36,9 @@ SimhashWorkflowsInit(void)
 {
 	DefineCustomIntVariable("simhash.pairs_blocks",
 							"Number of blocks simhash_pairs and simhash_clusters cut fingerprints into.",
-							"0 chooses by an estimate of the work.  A value that cannot give an exact "
-							"search with at most 20000 tables is ignored.  Results do not depend on it.",
+							"0 chooses by an estimate of the work; a value of at most k compares every "
+							"pair; one that would need more than 20000 tables is ignored.  The results "
+							"do not depend on it.",
 							&simhash_pairs_blocks,
 							0, 0, SIMHASH_BITS,
 							PGC_USERSET, 0,
