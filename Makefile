@@ -9,14 +9,15 @@ EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION)
 
 MODULE_big  = simhash
 # One folder per layer (src/README.md): the types, fingerprinting, the index
-# access method, planner support, web pages; simhash.c holds the
-# module-level items.
+# access method, planner support, web pages, the workflows over whole tables;
+# simhash.c holds the module-level items.
 OBJS        = src/simhash.o \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/type/*.c))) \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/fingerprint/*.c))) \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/index/*.c))) \
               $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/planner/*.c))) \
-              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/html/*.c)))
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/html/*.c))) \
+              $(patsubst %.c,%.o,$(sort $(wildcard $(srcdir)/src/workflows/*.c)))
 
 # The install script is assembled from src/install/*.sql in the order of
 # their numbers (src/install/README.md).  One piece is written by a script,
@@ -31,7 +32,7 @@ DATA        = $(patsubst $(srcdir)/%,%,$(sort $(wildcard $(srcdir)/src/install/r
                                              $(wildcard $(srcdir)/src/install/upgrade/*.sql)))
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_skew planner_security
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_skew planner_security workflows
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).

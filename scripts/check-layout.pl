@@ -22,6 +22,7 @@ my %public = (
 	index       => 'index/index.h',
 	planner     => 'planner/planner.h',
 	html        => 'html/html.h',
+	workflows   => 'workflows/workflows.h',
 );
 my %may_use = (
 	type        => [],
@@ -29,6 +30,7 @@ my %may_use = (
 	index       => ['type'],
 	planner     => ['type'],
 	html        => [ 'type', 'fingerprint' ],    # fingerprints the page's text
+	workflows   => ['type'],
 	''          => [ sort keys %public ],    # src/simhash.c
 );
 

@@ -78,32 +78,35 @@ SELECT :build_ms AS index_build_ms, :'index_size' AS index_size,
        (SELECT count(*) FROM docs WHERE fp <-> :'probe' <= 3) AS near_first_document;
 
 \echo
-\echo '--- near-duplicates: every pair within Hamming distance 3'
+\echo '--- near-duplicates: every pair within Hamming distance 3, in batch (simhash_pairs)'
 SELECT clock_timestamp() AS t0 \gset
 CREATE TEMP TABLE near AS
-SELECT a.id AS a, b.id AS b, a.fp <-> b.fp AS distance
-  FROM docs a JOIN docs b ON a.fp <-> b.fp <= 3
- WHERE a.id < b.id;
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000) AS ms \gset
+SELECT id1 AS a, id2 AS b, distance FROM simhash_pairs('docs', 'fp', 3);
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000, 1) AS ms \gset
+SELECT clock_timestamp() AS t0 \gset
+SELECT count(*) FROM docs a JOIN docs b ON a.fp <-> b.fp <= 3 AND a.id < b.id \g /dev/null
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000, 1) AS join_ms \gset
 SELECT count(*) AS pairs, count(*) FILTER (WHERE distance > 0) AS pairs_not_identical_fp,
-       :ms AS ms
+       :ms AS batch_ms, :join_ms AS index_self_join_ms
   FROM near;
 
--- Groups: greedy leader clustering.  Each document not yet grouped leads a
--- new group of every ungrouped document within distance 3 of it (no
--- chaining: every member is a near-duplicate of its leader).
-CREATE TEMP TABLE grp (id int PRIMARY KEY, leader int);
-DO $$
-DECLARE
-    d record;
-BEGIN
-    FOR d IN SELECT id, fp FROM docs ORDER BY id LOOP
-        CONTINUE WHEN EXISTS (SELECT 1 FROM grp WHERE id = d.id);
-        INSERT INTO grp
-        SELECT id, d.id FROM docs
-         WHERE fp <-> d.fp <= 3 AND id NOT IN (SELECT id FROM grp);
-    END LOOP;
-END $$;
+-- Groups: leader clustering (simhash_clusters, method => 'leaders').  In id
+-- order, a document within distance 3 of a leader joins the nearest one,
+-- otherwise it leads a new group: every member is a near-duplicate of its
+-- leader.  Connected components (the default method) chain documents
+-- through intermediate ones; the line below shows how far that reaches here.
+CREATE TEMP TABLE grp AS
+SELECT id, representative AS leader FROM simhash_clusters('docs', 'fp', 3, method => 'leaders');
+\echo
+\echo '--- two clusterings of the same pairs: connected components chain, leaders do not'
+SELECT method, count(DISTINCT representative) FILTER (WHERE size > 1) AS groups,
+       max(size) AS largest_group, max(distance) AS max_bits_from_representative
+  FROM (SELECT 'components' AS method, c.*, count(*) OVER (PARTITION BY representative) AS size
+          FROM simhash_clusters('docs', 'fp', 3) c
+        UNION ALL
+        SELECT 'leaders', c.*, count(*) OVER (PARTITION BY representative)
+          FROM simhash_clusters('docs', 'fp', 3, method => 'leaders') c) s
+ GROUP BY method ORDER BY method;
 
 \echo
 \echo '--- the largest groups of near-duplicates that md5 sees as different documents'
@@ -133,6 +136,24 @@ SELECT a.path AS first, b.path AS second, a.fp <-> b.fp AS distance,
  ORDER BY abs(octet_length(a.body) - octet_length(b.body))::float8
           / greatest(octet_length(a.body), octet_length(b.body)), n.distance DESC
  LIMIT 1 \gx
+
+\echo
+\echo '--- a new document arrives: its group, by one index lookup among the leaders'
+CREATE TEMP TABLE leaders AS SELECT d.id, d.fp FROM docs d JOIN grp g ON g.id = d.id AND g.leader = d.id;
+CREATE INDEX ON leaders USING simhash (fp);
+ANALYZE leaders;
+-- a group's leader with one sentence added (the largest group where that
+-- moves the fingerprint by 1 to 3 bits)
+SELECT new_fp, path AS edited
+  FROM (SELECT d.path, d.fp, simhash(d.body || E'\nThis copy was mirrored on a new site.') AS new_fp,
+               (SELECT count(*) FROM grp g WHERE g.leader = d.id) AS members
+          FROM docs d WHERE d.id IN (SELECT leader FROM grp)) s
+ ORDER BY (new_fp <-> fp) BETWEEN 1 AND 3 DESC, members DESC, path LIMIT 1 \gset
+SELECT regexp_replace(:'edited', '^/usr/share/(doc/|common-licenses/)|/copyright$', '', 'g') AS edited_copy_of,
+       regexp_replace(d.path, '^/usr/share/(doc/|common-licenses/)|/copyright$', '', 'g') AS joins_group_of,
+       l.fp <-> :'new_fp' AS distance
+  FROM leaders l JOIN docs d ON d.id = l.id
+ WHERE l.fp <-> :'new_fp' <= 3 ORDER BY l.fp <-> :'new_fp', l.id LIMIT 1;
 
 \echo
 \echo '--- summary'

@@ -11,6 +11,7 @@
 #include "fingerprint/fingerprint.h"
 #include "index/index.h"
 #include "planner/planner.h"
+#include "workflows/workflows.h"
 
 PG_MODULE_MAGIC;
 
@@ -26,6 +27,7 @@ _PG_init(void)
 	SimhashFingerprintInit();
 	SimhashPlannerInit();
 	SimhashIndexInit();
+	SimhashWorkflowsInit();
 	MarkGUCPrefixReserved("simhash");
 }
 
