@@ -22,6 +22,14 @@
  *
  * When the ball is not a constant (a parameter), we assume radius 3, the
  * near-duplicate threshold of Manku et al. and the common case.
+ *
+ * Scoped indexes (scope.c).  An equality on every scope column makes the
+ * search one scope's, with the probes of a single-column index: the same
+ * pages, fewer rows returned (genericcostestimate's selectivity counts the
+ * scope clauses).  A k-NN scan in one scope expects only that scope's rows
+ * within each radius, so its first steps reach farther.  Without a value for
+ * every scope column the index can only return every row unordered, for the
+ * executor to filter and sort: priced as disabled.
  */
 #include "index/shindex.h"
 
@@ -65,7 +73,7 @@ ClauseRadius(RestrictInfo *rinfo, int *strategy)
  * smallest radius (at least 0), or -1 when there is no qual.
  */
 static int
-DrivingRadius(IndexPath *path)
+DrivingRadius(IndexPath *path, int fpcol)
 {
 	int			radius = -1;
 	int			strategy = 0;
@@ -76,6 +84,8 @@ DrivingRadius(IndexPath *path)
 		IndexClause *iclause = lfirst_node(IndexClause, lc);
 		ListCell   *lc2;
 
+		if (iclause->indexcol != fpcol)
+			continue;			/* a scope column's = */
 		foreach(lc2, iclause->indexquals)
 		{
 			int			r = ClauseRadius(lfirst_node(RestrictInfo, lc2), &strategy);
@@ -103,6 +113,12 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		examined;
 	double		spc_random_page_cost;
 	int			radius;
+	int			fpcol = index->nkeycolumns - 1;
+	bool		scoped[INDEX_MAX_KEYS] = {false};
+	List	   *scopeclauses = NIL;
+	double		scopesel = 1.0;
+	bool		unscoped = false;
+	ListCell   *lc;
 
 	MemSet(&costs, 0, sizeof(costs));
 	genericcostestimate(root, path, loop_count, &costs);
@@ -114,7 +130,23 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 	perTable = Max(1.0, (double) (index->pages - 1) / layout.ntables);
 
-	radius = DrivingRadius(path);
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+
+		if (iclause->indexcol < fpcol)
+		{
+			scoped[iclause->indexcol] = true;
+			scopeclauses = lappend(scopeclauses, iclause->rinfo);
+		}
+	}
+	for (int i = 0; i < fpcol; i++)
+		unscoped |= !scoped[i];
+	if (scopeclauses != NIL)
+		scopesel = clauselist_selectivity(root, scopeclauses, path->indexinfo->rel->relid,
+										  JOIN_INNER, NULL);
+
+	radius = unscoped ? -1 : DrivingRadius(path, fpcol);
 	if (radius >= 0)
 	{
 		ShProbePlan plan;
@@ -137,10 +169,20 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	}
 	else if (path->indexorderbys != NIL)
 	{
-		/* k-NN: the first steps, then a whole table. */
+		/*
+		 * k-NN: the first steps, then a whole table.  The first step's
+		 * radius expects a few dozen rows of the scope (scan.c).
+		 */
+		ShProbePlan plan;
+		int			r = 0;
+
+		while (r < SIMHASH_BITS && ntuples * scopesel * ShWithinProbability(r) < 30.0)
+			r++;
+		ShPlanProbes(&plan, &layout, r, index->pages);
 		pages = perTable;
 		examined = ntuples;
-		*indexStartupCost = Min(layout.ntables, perTable) * spc_random_page_cost;
+		*indexStartupCost = Min(Max(plan.pages, layout.ntables), perTable) *
+			spc_random_page_cost;
 		*indexTotalCost = *indexStartupCost + pages * spc_random_page_cost +
 			examined * (cpu_operator_cost + cpu_index_tuple_cost);
 	}
@@ -164,7 +206,7 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	 * see the handler.  Price it above a disabled sequential scan so that
 	 * it is never chosen.
 	 */
-	if (path->path.pathtype == T_IndexOnlyScan)
+	if (path->path.pathtype == T_IndexOnlyScan || unscoped)
 	{
 		*indexStartupCost += 2 * disable_cost;
 		*indexTotalCost += 2 * disable_cost;

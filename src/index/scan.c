@@ -35,6 +35,7 @@
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
+#include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -66,6 +67,11 @@ typedef struct ShScanOpaqueData
 	int			norder;
 	uint64	   *ocenter;		/* ORDER BY fp <-> ocenter[i] */
 	bool		order_null;		/* an ORDER BY argument is NULL */
+	bool		recheck;		/* the executor rechecks every row: scopes
+								 * (scope.c) or a ball's radius (<@>) */
+	bool		unscoped;		/* a scoped index without a value for every
+								 * scope column: every row, unordered */
+	Snapshot	snapshot;		/* predicate locks are taken under it */
 
 	/* results not yet returned (amgettuple) */
 	ShResult   *res;
@@ -110,7 +116,7 @@ Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
 {
 	if (so->tbm)
 	{
-		tbm_add_tuples(so->tbm, tid, 1, false);
+		tbm_add_tuples(so->tbm, tid, 1, so->recheck);
 		so->ntids++;
 		return;
 	}
@@ -291,6 +297,12 @@ ScanBucket(Relation index, ShScanOpaque so, int t, uint32 prefix, int radius,
 	uint32		hi = opaque->hi;
 	BlockNumber blkno;
 
+	/*
+	 * SERIALIZABLE: lock the bucket page, which stands for its whole range
+	 * and chain: inserters check it whichever page of the chain they write
+	 * (insert.c), and a split copies the lock to the new bucket.
+	 */
+	PredicateLockPage(index, BufferGetBlockNumber(buf), so->snapshot);
 	ScanPage(so, page, t, prefix, radius, probe);
 	blkno = opaque->next;
 	UnlockReleaseBuffer(buf);
@@ -485,6 +497,8 @@ shbeginscan(Relation r, int nkeys, int norderbys)
 	so->qcenter = palloc(sizeof(uint64) * Max(nkeys, 1));
 	so->qradius = palloc(sizeof(int) * Max(nkeys, 1));
 	so->ocenter = palloc(sizeof(uint64) * Max(norderbys, 1));
+	so->itup = NULL;
+	if (RelationGetNumberOfAttributes(r) == 1 && !ShColumnIsBall(r, 0))
 	{
 		/* A tuple to return fingerprints in, overwritten for each row. */
 		Datum		value = SimhashGetDatum(0);
@@ -527,10 +541,17 @@ static void
 PrepareScan(IndexScanDesc scan)
 {
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	int			fpcol = ShFingerprintColumn(index);
+	ScanKey		scopekey[INDEX_MAX_KEYS] = {NULL};
+	uint64		scope = 0;
 
 	so->empty = false;
 	so->nquals = 0;
 	so->drive = -1;
+	so->recheck = fpcol > 0;
+	so->unscoped = false;
+	so->snapshot = scan->xs_snapshot;
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey		key = &scan->keyData[i];
@@ -542,8 +563,29 @@ PrepareScan(IndexScanDesc scan)
 			so->empty = true;
 			continue;
 		}
+		if (key->sk_attno - 1 < fpcol)
+		{
+			/* scope = value: the first per column is hashed (all rechecked) */
+			if (key->sk_strategy != SH_SCOPE_STRATEGY)
+				elog(ERROR, "unrecognized strategy number %d for a simhash scope column",
+					 key->sk_strategy);
+			if (scopekey[key->sk_attno - 1] == NULL)
+				scopekey[key->sk_attno - 1] = key;
+			continue;
+		}
 		switch (key->sk_strategy)
 		{
+			case SH_NEAR_STRATEGY:
+				{
+					/* stored ball <@> query ball: the centers within the
+					 * query's radius, rechecked against the stored radius */
+					SimhashBall *ball = (SimhashBall *) DatumGetPointer(key->sk_argument);
+
+					center = ball->center;
+					radius = ball->radius;
+					so->recheck = true;
+					break;
+				}
 			case SH_WITHIN_STRATEGY:
 				{
 					SimhashBall *ball = (SimhashBall *) DatumGetPointer(key->sk_argument);
@@ -585,6 +627,29 @@ PrepareScan(IndexScanDesc scan)
 	}
 	if (so->order_null)
 		so->norder = 0;
+
+	/*
+	 * A scoped index is searched for fp XOR H(scope) (scope.c); without a
+	 * value for every scope column it can only return every row, for the
+	 * executor to check and order (the planner avoids that: cost.c).
+	 */
+	for (int i = 0; i < fpcol && !so->unscoped; i++)
+	{
+		if (scopekey[i] == NULL)
+			so->unscoped = true;
+		else
+			scope = ShScopeMix(index, scope, i + 1, scopekey[i]->sk_argument, false);
+	}
+	if (so->unscoped)
+	{
+		so->nquals = 0;
+		so->drive = -1;
+		so->norder = 0;
+	}
+	for (int i = 0; i < so->nquals; i++)
+		so->qcenter[i] ^= scope;
+	for (int i = 0; i < so->norder; i++)
+		so->ocenter[i] ^= scope;
 
 	so->maxres = 1024;
 	so->res = MemoryContextAllocHuge(so->cxt, sizeof(ShResult) * so->maxres);
@@ -732,9 +797,14 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 	}
 
 	scan->xs_heaptid = so->res[so->pos].tid;
-	scan->xs_recheck = !IsMVCCSnapshot(scan->xs_snapshot);
+	scan->xs_recheck = so->recheck || !IsMVCCSnapshot(scan->xs_snapshot);
 	if (scan->xs_want_itup)
 	{
+		if (so->itup == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("simhash index \"%s\" cannot return its columns",
+							RelationGetRelationName(scan->indexRelation))));
 		/*
 		 * Index-only scan.  The planner can choose one for a query that
 		 * needs no column even though amcanreturn is NULL; cost.c prices
@@ -756,6 +826,12 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 				scan->xs_orderbyvals[i] = (Datum) 0;
 				scan->xs_orderbynulls[i] = true;
 			}
+			else if (so->unscoped)
+			{
+				/* 0: a lower bound; the executor computes and sorts */
+				scan->xs_orderbyvals[i] = Int32GetDatum(0);
+				scan->xs_orderbynulls[i] = false;
+			}
 			else
 			{
 				scan->xs_orderbyvals[i] =
@@ -763,7 +839,7 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 				scan->xs_orderbynulls[i] = false;
 			}
 		}
-		scan->xs_recheckorderby = false;
+		scan->xs_recheckorderby = so->unscoped;
 	}
 	so->pos++;
 	return true;
@@ -794,7 +870,8 @@ shendscan(IndexScanDesc scan)
 	pfree(so->qcenter);
 	pfree(so->qradius);
 	pfree(so->ocenter);
-	pfree(so->itup);
+	if (so->itup)
+		pfree(so->itup);
 	pfree(so);
 	scan->opaque = NULL;
 }

@@ -55,6 +55,7 @@
 #include "access/itup.h"
 #include "nodes/pathnodes.h"
 #include "storage/bufmgr.h"
+#include "utils/rel.h"
 #include "utils/relcache.h"
 
 #include "type/simhash.h"
@@ -79,7 +80,13 @@
 #define SH_WITHIN_STRATEGY		1	/* simhash <@ simhash_ball */
 #define SH_EQUAL_STRATEGY		2	/* simhash = simhash */
 #define SH_DISTANCE_STRATEGY	3	/* simhash <-># simhash (what <-> becomes), ORDER BY */
-#define SH_NSTRATEGIES			3
+#define SH_NEAR_STRATEGY		4	/* simhash_ball <@> simhash_ball */
+#define SH_NSTRATEGIES			4
+#define SH_SCOPE_STRATEGY		2	/* a scope column's = (scope.c) */
+
+/* Support functions: only scope columns' operator classes have one. */
+#define SH_SCOPE_HASH_PROC		1	/* (scope type, int8 seed) -> int8 hash */
+#define SH_NPROCS				1
 
 /* Page types, in ShPageOpaque.type. */
 #define SH_PAGE_META		1
@@ -257,6 +264,25 @@ extern Buffer ShLockBucket(Relation index, int table, uint32 prefix, int mode,
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
 
+/* scope.c */
+extern uint64 ShScopeMix(Relation index, uint64 h, int attno, Datum value, bool isnull);
+extern bool ShIndexKey(Relation index, Datum *values, bool *isnull, uint64 *key);
+extern void ShCheckColumns(Relation index);
+
+/* The fingerprint column (0-based): the last; the ones before are scopes. */
+static inline int
+ShFingerprintColumn(Relation index)
+{
+	return RelationGetNumberOfAttributes(index) - 1;
+}
+
+/* Whether column col (0-based) holds a simhash_ball (16 bytes) */
+static inline bool
+ShColumnIsBall(Relation index, int col)
+{
+	return TupleDescAttr(RelationGetDescr(index), col)->attlen == sizeof(SimhashBall);
+}
+
 /* probe.c */
 extern void ShPlanProbes(ShProbePlan *plan, const ShLayout *layout, int radius,
 						 BlockNumber nblocks);
@@ -274,6 +300,7 @@ extern char *shbuildphasename(int64 phasenum);
 /* insert.c */
 extern bool shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 											 checkUnique, indexInfo));
+extern void ShCheckConflictIn(Relation index, Buffer buf);
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
