@@ -29,7 +29,7 @@ REGRESS     = validate type_io casts compare distance ball planner planner_btree
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).
-ISOLATION   = index_vacuum index_insert
+ISOLATION   = index_vacuum index_insert exclude
 ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 
 # TAP tests live in test/t.
