@@ -72,6 +72,13 @@ typedef struct ShScanOpaqueData
 	bool		unscoped;		/* a scoped index without a value for every
 								 * scope column: every row, unordered */
 	Snapshot	snapshot;		/* predicate locks are taken under it */
+	uint64		scope;			/* H(scope) of the search, or 0 (scope.c) */
+
+	/* an exclusion constraint's check: names the candidate in errors */
+	ErrorContextCallback conflict_cb;
+	bool		conflict_pushed;
+	uint64		conflict_existing;	/* candidate's fingerprint */
+	uint64		conflict_new;	/* the new row's */
 
 	/* results not yet returned (amgettuple) */
 	ShResult   *res;
@@ -99,6 +106,60 @@ typedef struct ShScanOpaqueData
 } ShScanOpaqueData;
 
 typedef ShScanOpaqueData *ShScanOpaque;
+
+/*
+ * EXCLUSION CONSTRAINTS
+ *
+ * PostgreSQL checks an exclusion constraint with an index scan under a
+ * dirty snapshot (seeing uncommitted rows) for the new row's values, and
+ * raises exclusion_violation with both rows' key values (the balls, as
+ * center/radius) when one is returned and its row passes.  The message is
+ * the core's; to name the distance too, a scan under a dirty snapshot keeps
+ * an error context entry on the stack from returning a row until the next
+ * call, which adds a CONTEXT line to an error raised in between, the
+ * violation above all.
+ */
+static void
+ConflictContext(void *arg)
+{
+	ShScanOpaque so = (ShScanOpaque) arg;
+
+	errcontext("simhash index: the existing row's fingerprint %016llx is at Hamming distance %d from the new row's %016llx",
+			   (unsigned long long) so->conflict_existing,
+			   SimhashDistance(so->conflict_existing, so->conflict_new),
+			   (unsigned long long) so->conflict_new);
+}
+
+/* Takes the conflict context entry off the stack, wherever it is. */
+static void
+PopConflictContext(ShScanOpaque so)
+{
+	if (!so->conflict_pushed)
+		return;
+	for (ErrorContextCallback **p = &error_context_stack; *p != NULL; p = &(*p)->previous)
+	{
+		if (*p == &so->conflict_cb)
+		{
+			*p = so->conflict_cb.previous;
+			break;
+		}
+	}
+	so->conflict_pushed = false;
+}
+
+/* Puts it on the stack for the row about to be returned. */
+static void
+PushConflictContext(ShScanOpaque so, uint64 existing)
+{
+	PopConflictContext(so);
+	so->conflict_existing = existing ^ so->scope;
+	so->conflict_new = (so->drive >= 0 ? so->qcenter[so->drive] : 0) ^ so->scope;
+	so->conflict_cb.callback = ConflictContext;
+	so->conflict_cb.arg = so;
+	so->conflict_cb.previous = error_context_stack;
+	error_context_stack = &so->conflict_cb;
+	so->conflict_pushed = true;
+}
 
 /* True when fp satisfies every qual of the scan. */
 static inline bool
@@ -527,6 +588,7 @@ shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
 	if (orderbys && scan->numberOfOrderBys > 0)
 		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
+	PopConflictContext(so);
 	MemoryContextReset(so->cxt);
 	so->ready = false;
 	so->res = NULL;
@@ -552,6 +614,7 @@ PrepareScan(IndexScanDesc scan)
 	so->recheck = fpcol > 0;
 	so->unscoped = false;
 	so->snapshot = scan->xs_snapshot;
+	so->scope = 0;
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey		key = &scan->keyData[i];
@@ -646,6 +709,7 @@ PrepareScan(IndexScanDesc scan)
 		so->drive = -1;
 		so->norder = 0;
 	}
+	so->scope = scope;
 	for (int i = 0; i < so->nquals; i++)
 		so->qcenter[i] ^= scope;
 	for (int i = 0; i < so->norder; i++)
@@ -785,6 +849,7 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 
 	if (dir != ForwardScanDirection)
 		elog(ERROR, "simhash indexes only scan forward");
+	PopConflictContext(so);
 	if (!so->ready)
 		PrepareScan(scan);
 
@@ -841,6 +906,8 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 		}
 		scan->xs_recheckorderby = so->unscoped;
 	}
+	if (scan->xs_snapshot->snapshot_type == SNAPSHOT_DIRTY && so->drive >= 0)
+		PushConflictContext(so, so->res[so->pos].fp);
 	so->pos++;
 	return true;
 }
@@ -866,6 +933,7 @@ shendscan(IndexScanDesc scan)
 {
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 
+	PopConflictContext(so);
 	MemoryContextDelete(so->cxt);
 	pfree(so->qcenter);
 	pfree(so->qradius);

@@ -18,6 +18,12 @@
  *   other blocks     directory pages, bucket pages and overflow pages, in
  *                    any order (pages are appended, never freed or reused)
  *
+ * The 64-bit value stored is the fingerprint (the center, for a simhash_ball
+ * column) XOR the scope hash of the row's leading scope columns (scope.c);
+ * a single-column index has no scope columns and stores the fingerprint
+ * itself, so its format is the same as before scopes existed.  Prefixes,
+ * buckets and entries below are of the stored value.
+ *
  * A bucket page covers a contiguous range [lo, hi) of prefixes of one table
  * and holds every entry whose prefix lies in it, as packed 14-byte entries
  * (8-byte fingerprint, 6-byte heap TID) between the page header and
@@ -44,6 +50,10 @@
  * bucket up, so there is no cycle with readers.  An insert may hold the
  * buckets of up to four tables at once, locked in table order (insert.c
  * argues why that cannot deadlock either).
+ *
+ * Predicate locks (SERIALIZABLE) are taken on bucket pages only: scans lock
+ * each bucket they read, writers check the bucket they write into (also when
+ * the entry goes to an overflow page), splits copy the locks (insert.c).
  */
 #ifndef SHINDEX_H
 #define SHINDEX_H
