@@ -21,6 +21,7 @@
 #   BENCH_NEW      rows inserted per round (default 100000)
 #   BENCH_REPEAT   rounds (default 3)
 #   BENCH_QUERIES  queries per method and kind (default 300)
+#   BENCH_PARTS    which parts to run (default "inserts scoped")
 #   PG_CONFIG      server to use; use an optimised, non-assert build
 # Usage: sudo PG_CONFIG=/path/to/pg_config scripts/bench-exclude.sh
 set -euo pipefail
@@ -33,15 +34,20 @@ ROWS=${BENCH_ROWS:-10000000}
 NEW=${BENCH_NEW:-100000}
 REPEAT=${BENCH_REPEAT:-3}
 QUERIES=${BENCH_QUERIES:-300}
+PARTS=${BENCH_PARTS:-inserts scoped}
 
 build_install COPT="-O2"
 start_bench_cluster 3GB
 cd "$WORK/src"
 
-say "inserts: $ROWS rows loaded, $REPEAT rounds of $NEW new rows"
 psql_ <<SQL
 CREATE EXTENSION simhash;
 \i bench/fingerprints.sql
+SQL
+
+if [[ " $PARTS " == *" inserts "* ]]; then
+say "inserts: $ROWS rows loaded, $REPEAT rounds of $NEW new rows"
+psql_ <<SQL
 CREATE TABLE results (method text, round int, ms double precision);
 CREATE PROCEDURE timed(method text, round int, setting text, stmt text)
 LANGUAGE plpgsql AS \$\$
@@ -97,6 +103,9 @@ SELECT m.method, round(m.ms::numeric) AS "median ms", round(((SELECT count(*) FR
 SELECT count(*) AS "excl rows", (SELECT count(*) FROM t_plain) AS "plain rows" FROM t_excl;
 SQL
 psql_ -c "DROP TABLE t_plain, t_excl, new_a, new_b"
+fi
+
+[[ " $PARTS " == *" scoped "* ]] || exit 0
 
 say "scoped queries: $ROWS rows in 1,000 sites, $QUERIES queries per method"
 psql_ <<SQL
