@@ -115,8 +115,7 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	int			radius;
 	int			fpcol = index->nkeycolumns - 1;
 	bool		scoped[INDEX_MAX_KEYS] = {false};
-	List	   *scopeclauses = NIL;
-	double		scopesel = 1.0;
+	double		keep = 1.0;
 	bool		unscoped = false;
 	ListCell   *lc;
 
@@ -135,16 +134,13 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		IndexClause *iclause = lfirst_node(IndexClause, lc);
 
 		if (iclause->indexcol < fpcol)
-		{
 			scoped[iclause->indexcol] = true;
-			scopeclauses = lappend(scopeclauses, iclause->rinfo);
-		}
 	}
 	for (int i = 0; i < fpcol; i++)
 		unscoped |= !scoped[i];
-	if (scopeclauses != NIL)
-		scopesel = clauselist_selectivity(root, scopeclauses, path->indexinfo->rel->relid,
-										  JOIN_INNER, NULL);
+	/* The fraction of the table's rows the query keeps (scopes, filters). */
+	if (index->rel->tuples > 0)
+		keep = Min(1.0, Max(index->rel->rows / index->rel->tuples, 1.0 / ntuples));
 
 	radius = unscoped ? -1 : DrivingRadius(path, fpcol);
 	if (radius >= 0)
@@ -170,19 +166,24 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	else if (path->indexorderbys != NIL)
 	{
 		/*
-		 * k-NN: the first steps, then a whole table.  The first step's
-		 * radius expects a few dozen rows of the scope (scan.c).
+		 * k-NN: the first steps, then a whole table.  The steps must reach
+		 * a few dozen rows the query keeps: when a scope or a filter keeps
+		 * a fraction f of the rows, a radius with 1/f times more rows, and
+		 * the rows passed over cost a heap visit each before the first row
+		 * comes out.  (LIMIT n scales the total only: without this a
+		 * selective filter made a k-NN scan look nearly free.)
 		 */
 		ShProbePlan plan;
 		int			r = 0;
 
-		while (r < SIMHASH_BITS && ntuples * scopesel * ShWithinProbability(r) < 30.0)
+		while (r < SIMHASH_BITS && ntuples * keep * ShWithinProbability(r) < 30.0)
 			r++;
 		ShPlanProbes(&plan, &layout, r, index->pages);
 		pages = perTable;
 		examined = ntuples;
 		*indexStartupCost = Min(Max(plan.pages, layout.ntables), perTable) *
-			spc_random_page_cost;
+			spc_random_page_cost +
+			Min(1.0 / keep - 1.0, ntuples) * spc_random_page_cost;
 		*indexTotalCost = *indexStartupCost + pages * spc_random_page_cost +
 			examined * (cpu_operator_cost + cpu_index_tuple_cost);
 	}
