@@ -18,7 +18,10 @@
  * A k-NN scan (ORDER BY fp <-> q with no qual) grows its radius until it
  * has returned enough rows; we charge the first steps as start-up cost and
  * reading a whole table as the total, so that with LIMIT n the planner's
- * interpolation prefers the index while n is small.
+ * interpolation prefers the index while n is small.  When other clauses
+ * (a filter, a scope) keep only a fraction f of the rows, the first steps
+ * must reach 1/f times more rows and each row passed over costs a heap
+ * visit: that goes into the start-up cost, which LIMIT does not scale.
  *
  * When the ball is not a constant (a parameter), we assume radius 3, the
  * near-duplicate threshold of Manku et al. and the common case.
