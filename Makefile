@@ -32,11 +32,11 @@ DATA        = $(patsubst $(srcdir)/%,%,$(sort $(wildcard $(srcdir)/src/install/r
                                              $(wildcard $(srcdir)/src/install/upgrade/*.sql)))
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_skew planner_security workflows
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_skew planner_security workflows exclude
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).
-ISOLATION   = index_vacuum index_insert
+ISOLATION   = index_vacuum index_insert exclude
 ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation
 
 # TAP tests live in test/t.

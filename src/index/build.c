@@ -332,8 +332,9 @@ BuildCallback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 			  bool tupleIsAlive, void *state)
 {
 	ShBuildState *bs = (ShBuildState *) state;
+	uint64		fp;
 
-	if (isnull[0])
+	if (!ShIndexKey(index, values, isnull, &fp))
 		return;
 	if (bs->loaded)
 	{
@@ -341,7 +342,7 @@ BuildCallback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 		MemoryContext old = MemoryContextSwitchTo(bs->tmpcxt);
 
 		for (int t = 0; t < bs->layout.ntables; t++)
-			ShInsertEntry(index, &bs->layout, t, DatumGetSimhash(values[0]), tid);
+			ShInsertEntry(index, &bs->layout, t, fp, tid);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(bs->tmpcxt);
 		bs->inserted++;
@@ -366,7 +367,7 @@ BuildCallback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 		bs->fps = repalloc_huge(bs->fps, sizeof(uint64) * bs->cap);
 		bs->tids = repalloc_huge(bs->tids, sizeof(ItemPointerData) * bs->cap);
 	}
-	bs->fps[bs->n] = DatumGetSimhash(values[0]);
+	bs->fps[bs->n] = fp;
 	bs->tids[bs->n] = *tid;
 	bs->n++;
 }
@@ -397,6 +398,7 @@ shbuild(Relation heap, Relation index, struct IndexInfo *indexInfo)
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
 			 RelationGetRelationName(index));
+	ShCheckColumns(index);
 	ShResetAmCache(index);
 	ShPendingForget(index);
 

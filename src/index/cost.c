@@ -18,10 +18,21 @@
  * A k-NN scan (ORDER BY fp <-> q with no qual) grows its radius until it
  * has returned enough rows; we charge the first steps as start-up cost and
  * reading a whole table as the total, so that with LIMIT n the planner's
- * interpolation prefers the index while n is small.
+ * interpolation prefers the index while n is small.  When other clauses
+ * (a filter, a scope) keep only a fraction f of the rows, the first steps
+ * must reach 1/f times more rows and each row passed over costs a heap
+ * visit: that goes into the start-up cost, which LIMIT does not scale.
  *
  * When the ball is not a constant (a parameter), we assume radius 3, the
  * near-duplicate threshold of Manku et al. and the common case.
+ *
+ * Scoped indexes (scope.c).  An equality on every scope column makes the
+ * search one scope's, with the probes of a single-column index: the same
+ * pages, fewer rows returned (genericcostestimate's selectivity counts the
+ * scope clauses).  A k-NN scan in one scope expects only that scope's rows
+ * within each radius, so its first steps reach farther.  Without a value for
+ * every scope column the index can only return every row unordered, for the
+ * executor to filter and sort: priced as disabled.
  */
 #include "index/shindex.h"
 
@@ -67,7 +78,7 @@ ClauseRadius(RestrictInfo *rinfo, int *strategy)
  * smallest radius (at least 0), or -1 when there is no qual.
  */
 static int
-DrivingRadius(IndexPath *path)
+DrivingRadius(IndexPath *path, int fpcol)
 {
 	int			radius = -1;
 	int			strategy = 0;
@@ -78,6 +89,8 @@ DrivingRadius(IndexPath *path)
 		IndexClause *iclause = lfirst_node(IndexClause, lc);
 		ListCell   *lc2;
 
+		if (iclause->indexcol != fpcol)
+			continue;			/* a scope column's = */
 		foreach(lc2, iclause->indexquals)
 		{
 			int			r = ClauseRadius(lfirst_node(RestrictInfo, lc2), &strategy);
@@ -105,6 +118,11 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		examined;
 	double		spc_random_page_cost;
 	int			radius;
+	int			fpcol = index->nkeycolumns - 1;
+	bool		scoped[INDEX_MAX_KEYS] = {false};
+	double		keep = 1.0;
+	bool		unscoped = false;
+	ListCell   *lc;
 
 	MemSet(&costs, 0, sizeof(costs));
 	genericcostestimate(root, path, loop_count, &costs);
@@ -116,7 +134,20 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 	perTable = Max(1.0, (double) (index->pages - 1) / layout.ntables);
 
-	radius = DrivingRadius(path);
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+
+		if (iclause->indexcol < fpcol)
+			scoped[iclause->indexcol] = true;
+	}
+	for (int i = 0; i < fpcol; i++)
+		unscoped |= !scoped[i];
+	/* The fraction of the table's rows the query keeps (scopes, filters). */
+	if (index->rel->tuples > 0)
+		keep = Min(1.0, Max(index->rel->rows / index->rel->tuples, 1.0 / ntuples));
+
+	radius = unscoped ? -1 : DrivingRadius(path, fpcol);
 	if (radius >= 0)
 	{
 		ShProbePlan plan;
@@ -139,10 +170,25 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	}
 	else if (path->indexorderbys != NIL)
 	{
-		/* k-NN: the first steps, then a whole table. */
+		/*
+		 * k-NN: the first steps, then a whole table.  The steps must reach
+		 * a few dozen rows the query keeps: when a scope or a filter keeps
+		 * a fraction f of the rows, a radius with 1/f times more rows, and
+		 * the rows passed over cost a heap visit each before the first row
+		 * comes out.  (LIMIT n scales the total only: without this a
+		 * selective filter made a k-NN scan look nearly free.)
+		 */
+		ShProbePlan plan;
+		int			r = 0;
+
+		while (r < SIMHASH_BITS && ntuples * keep * ShWithinProbability(r) < 30.0)
+			r++;
+		ShPlanProbes(&plan, &layout, r, index->pages);
 		pages = perTable;
 		examined = ntuples;
-		*indexStartupCost = Min(layout.ntables, perTable) * spc_random_page_cost;
+		*indexStartupCost = Min(Max(plan.pages, layout.ntables), perTable) *
+			spc_random_page_cost +
+			Min(1.0 / keep - 1.0, ntuples) * spc_random_page_cost;
 		*indexTotalCost = *indexStartupCost + pages * spc_random_page_cost +
 			examined * (cpu_operator_cost + cpu_index_tuple_cost);
 	}
@@ -158,6 +204,17 @@ shcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		*indexStartupCost = pages * spc_random_page_cost +
 			examined * (2 * cpu_operator_cost + cpu_index_tuple_cost);
 		*indexTotalCost = *indexStartupCost + examined * cpu_index_tuple_cost;
+	}
+	/*
+	 * A scoped index without a value for every scope column can only return
+	 * every row of the index: price it above a disabled sequential scan so
+	 * that it is never chosen.  (Index-only scans are removed by the
+	 * planner hook, ShForbidIndexOnlyScans, below.)
+	 */
+	if (unscoped)
+	{
+		*indexStartupCost += 2 * disable_cost;
+		*indexTotalCost += 2 * disable_cost;
 	}
 	*indexSelectivity = costs.indexSelectivity;
 	*indexCorrelation = 0;

@@ -6,6 +6,7 @@
 #include "index/shindex.h"
 
 #include "miscadmin.h"
+#include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -50,6 +51,16 @@
  *    wait for nothing.
  * So the wait-for graph has no cycle.
  *
+ * Predicate locks (SERIALIZABLE).  A scan locks the bucket page of every
+ * prefix range it reads (scan.c), never an overflow page: the bucket stands
+ * for its range and its chain.  So every write checks for conflicts on the
+ * bucket page it found (ShCheckConflictIn), whichever page of the chain the
+ * entry lands on, and a split, which moves part of the range to a new
+ * bucket, copies the old bucket's locks to it (PredicateLockPageSplit).
+ * Two serializable transactions thus conflict only when one writes into a
+ * bucket range the other has read, which for unrelated fingerprints in a
+ * large index is rare.
+ *
  * Why the cached root slots are safe.  Inserts do not read the metapage for
  * every lookup: they copy its root slots into rd_amcache once and look up
  * through the copy (ShLockBucket), refreshing it when a lookup misses.  A copy can only be
@@ -69,6 +80,16 @@
  * (TRUNCATE of a table created in the same transaction), and shbuild resets
  * the cache for that case.
  */
+
+/*
+ * SERIALIZABLE: raises a serialization failure when a transaction that
+ * read the bucket page in buf (locked) conflicts with our writing into it.
+ */
+void
+ShCheckConflictIn(Relation index, Buffer buf)
+{
+	CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
+}
 
 /*
  * Appends the entry to the buckets of tables first .. first + n - 1 in one
@@ -96,6 +117,8 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 			return false;
 		}
 	}
+	for (int i = 0; i < n; i++)
+		ShCheckConflictIn(index, bufs[i]);
 
 	/*
 	 * The pages are usually cold; registering copies and compares each one
@@ -132,11 +155,10 @@ shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 	ShAmCache  *cache;
 	uint64		fp;
 
-	if (isnull[0])
+	if (!ShIndexKey(index, values, isnull, &fp))
 		return false;
 	layout = ShGetLayout(index);
 	cache = (ShAmCache *) index->rd_amcache;
-	fp = DatumGetSimhash(values[0]);
 	if (ShPendingAdd(index, indexInfo, fp, ht_ctid))
 		return false;
 	for (int first = 0; first < layout->ntables; first += MAX_GENERIC_XLOG_PAGES)
@@ -393,6 +415,8 @@ SplitBucket(Relation index, const ShLayout *layout, int table, Buffer buf)
 	sp.multichunk = (sp.lo >> SH_CHUNK_BITS) != ((sp.hi - 1) >> SH_CHUNK_BITS);
 
 	LockSplitPages(index, &sp);
+	PredicateLockPageSplit(index, BufferGetBlockNumber(sp.buf),
+						   BufferGetBlockNumber(sp.newbuf));
 	state = RegisterSplitPages(index, &sp);
 	MoveUpperEntries(layout, &sp);
 	RedirectUpperPrefixes(index, &sp);
@@ -547,6 +571,7 @@ ShInsertEntries(Relation index, const ShLayout *layout, int table,
 		ShPageOpaque opaque = ShPageGetOpaque(BufferGetPage(buf));
 		int			k = Min(n, (int) (SH_PAGE_CAPACITY - opaque->nentries));
 
+		ShCheckConflictIn(index, buf);
 		if (k > 0)
 		{
 			GenericXLogState *state = GenericXLogStart(index);

@@ -136,6 +136,8 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 		int			room = SH_PAGE_CAPACITY - opaque->nentries;
 		int64		j = i;
 
+		ShCheckConflictIn(index, buf);
+
 		while (j < nkeys && j - i < room && (uint32) (keys[j] >> 32) < opaque->hi)
 			j++;
 		if (j > i)

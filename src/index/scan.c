@@ -35,6 +35,7 @@
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
+#include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -66,6 +67,18 @@ typedef struct ShScanOpaqueData
 	int			norder;
 	uint64	   *ocenter;		/* ORDER BY fp <-> ocenter[i] */
 	bool		order_null;		/* an ORDER BY argument is NULL */
+	bool		recheck;		/* the executor rechecks every row: scopes
+								 * (scope.c) or a ball's radius (<@>) */
+	bool		unscoped;		/* a scoped index without a value for every
+								 * scope column: every row, unordered */
+	Snapshot	snapshot;		/* predicate locks are taken under it */
+	uint64		scope;			/* H(scope) of the search, or 0 (scope.c) */
+
+	/* an exclusion constraint's check: names the candidate in errors */
+	ErrorContextCallback conflict_cb;
+	bool		conflict_pushed;
+	uint64		conflict_existing;	/* candidate's fingerprint */
+	uint64		conflict_new;	/* the new row's */
 
 	/* results not yet returned (amgettuple) */
 	ShResult   *res;
@@ -121,6 +134,60 @@ ShBudgetRows(void)
 	return Max((int64) 1024, (int64) work_mem * 1024 / (int64) sizeof(ShResult));
 }
 
+/*
+ * EXCLUSION CONSTRAINTS
+ *
+ * PostgreSQL checks an exclusion constraint with an index scan under a
+ * dirty snapshot (seeing uncommitted rows) for the new row's values, and
+ * raises exclusion_violation with both rows' key values (the balls, as
+ * center/radius) when one is returned and its row passes.  The message is
+ * the core's; to name the distance too, a scan under a dirty snapshot keeps
+ * an error context entry on the stack from returning a row until the next
+ * call, which adds a CONTEXT line to an error raised in between, the
+ * violation above all.
+ */
+static void
+ConflictContext(void *arg)
+{
+	ShScanOpaque so = (ShScanOpaque) arg;
+
+	errcontext("simhash index: the existing row's fingerprint %016llx is at Hamming distance %d from the new row's %016llx",
+			   (unsigned long long) so->conflict_existing,
+			   SimhashDistance(so->conflict_existing, so->conflict_new),
+			   (unsigned long long) so->conflict_new);
+}
+
+/* Takes the conflict context entry off the stack, wherever it is. */
+static void
+PopConflictContext(ShScanOpaque so)
+{
+	if (!so->conflict_pushed)
+		return;
+	for (ErrorContextCallback **p = &error_context_stack; *p != NULL; p = &(*p)->previous)
+	{
+		if (*p == &so->conflict_cb)
+		{
+			*p = so->conflict_cb.previous;
+			break;
+		}
+	}
+	so->conflict_pushed = false;
+}
+
+/* Puts it on the stack for the row about to be returned. */
+static void
+PushConflictContext(ShScanOpaque so, uint64 existing)
+{
+	PopConflictContext(so);
+	so->conflict_existing = existing ^ so->scope;
+	so->conflict_new = (so->drive >= 0 ? so->qcenter[so->drive] : 0) ^ so->scope;
+	so->conflict_cb.callback = ConflictContext;
+	so->conflict_cb.arg = so;
+	so->conflict_cb.previous = error_context_stack;
+	error_context_stack = &so->conflict_cb;
+	so->conflict_pushed = true;
+}
+
 /* True when fp satisfies every qual of the scan. */
 static inline bool
 PassesQuals(ShScanOpaque so, uint64 fp)
@@ -137,7 +204,7 @@ Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
 {
 	if (so->tbm)
 	{
-		tbm_add_tuples(so->tbm, tid, 1, false);
+		tbm_add_tuples(so->tbm, tid, 1, so->recheck);
 		so->ntids++;
 		return;
 	}
@@ -318,6 +385,12 @@ ScanBucket(Relation index, ShScanOpaque so, int t, uint32 prefix, int radius,
 	uint32		hi = opaque->hi;
 	BlockNumber blkno;
 
+	/*
+	 * SERIALIZABLE: lock the bucket page, which stands for its whole range
+	 * and chain: inserters check it whichever page of the chain they write
+	 * (insert.c), and a split copies the lock to the new bucket.
+	 */
+	PredicateLockPage(index, BufferGetBlockNumber(buf), so->snapshot);
 	ScanPage(so, page, t, prefix, radius, probe);
 	blkno = opaque->next;
 	UnlockReleaseBuffer(buf);
@@ -581,6 +654,8 @@ shbeginscan(Relation r, int nkeys, int norderbys)
 	so->qcenter = palloc(sizeof(uint64) * Max(nkeys, 1));
 	so->qradius = palloc(sizeof(int) * Max(nkeys, 1));
 	so->ocenter = palloc(sizeof(uint64) * Max(norderbys, 1));
+	so->itup = NULL;
+	if (RelationGetNumberOfAttributes(r) == 1 && !ShColumnIsBall(r, 0))
 	{
 		/* A tuple to return fingerprints in, overwritten for each row. */
 		Datum		value = SimhashGetDatum(0);
@@ -609,6 +684,7 @@ shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
 	if (orderbys && scan->numberOfOrderBys > 0)
 		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
+	PopConflictContext(so);
 	MemoryContextReset(so->cxt);
 	so->ready = false;
 	so->res = NULL;
@@ -623,10 +699,18 @@ static void
 PrepareScan(IndexScanDesc scan)
 {
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	int			fpcol = ShFingerprintColumn(index);
+	ScanKey		scopekey[INDEX_MAX_KEYS] = {NULL};
+	uint64		scope = 0;
 
 	so->empty = false;
 	so->nquals = 0;
 	so->drive = -1;
+	so->recheck = fpcol > 0;
+	so->unscoped = false;
+	so->snapshot = scan->xs_snapshot;
+	so->scope = 0;
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey		key = &scan->keyData[i];
@@ -638,8 +722,29 @@ PrepareScan(IndexScanDesc scan)
 			so->empty = true;
 			continue;
 		}
+		if (key->sk_attno - 1 < fpcol)
+		{
+			/* scope = value: the first per column is hashed (all rechecked) */
+			if (key->sk_strategy != SH_SCOPE_STRATEGY)
+				elog(ERROR, "unrecognized strategy number %d for a simhash scope column",
+					 key->sk_strategy);
+			if (scopekey[key->sk_attno - 1] == NULL)
+				scopekey[key->sk_attno - 1] = key;
+			continue;
+		}
 		switch (key->sk_strategy)
 		{
+			case SH_NEAR_STRATEGY:
+				{
+					/* stored ball <@> query ball: the centers within the
+					 * query's radius, rechecked against the stored radius */
+					SimhashBall *ball = (SimhashBall *) DatumGetPointer(key->sk_argument);
+
+					center = ball->center;
+					radius = ball->radius;
+					so->recheck = true;
+					break;
+				}
 			case SH_WITHIN_STRATEGY:
 				{
 					SimhashBall *ball = (SimhashBall *) DatumGetPointer(key->sk_argument);
@@ -681,6 +786,30 @@ PrepareScan(IndexScanDesc scan)
 	}
 	if (so->order_null)
 		so->norder = 0;
+
+	/*
+	 * A scoped index is searched for fp XOR H(scope) (scope.c); without a
+	 * value for every scope column it can only return every row, for the
+	 * executor to check and order (the planner avoids that: cost.c).
+	 */
+	for (int i = 0; i < fpcol && !so->unscoped; i++)
+	{
+		if (scopekey[i] == NULL)
+			so->unscoped = true;
+		else
+			scope = ShScopeMix(index, scope, i + 1, scopekey[i]->sk_argument, false);
+	}
+	if (so->unscoped)
+	{
+		so->nquals = 0;
+		so->drive = -1;
+		so->norder = 0;
+	}
+	so->scope = scope;
+	for (int i = 0; i < so->nquals; i++)
+		so->qcenter[i] ^= scope;
+	for (int i = 0; i < so->norder; i++)
+		so->ocenter[i] ^= scope;
 
 	so->maxres = 1024;
 	so->res = MemoryContextAllocHuge(so->cxt, sizeof(ShResult) * so->maxres);
@@ -831,6 +960,7 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 
 	if (dir != ForwardScanDirection)
 		elog(ERROR, "simhash indexes only scan forward");
+	PopConflictContext(so);
 	if (!so->ready)
 		PrepareScan(scan);
 
@@ -843,9 +973,14 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 	}
 
 	scan->xs_heaptid = so->res[so->pos].tid;
-	scan->xs_recheck = !IsMVCCSnapshot(scan->xs_snapshot);
+	scan->xs_recheck = so->recheck || !IsMVCCSnapshot(scan->xs_snapshot);
 	if (scan->xs_want_itup)
 	{
+		if (so->itup == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("simhash index \"%s\" cannot return its columns",
+							RelationGetRelationName(scan->indexRelation))));
 		/*
 		 * Index-only scan.  The planner can choose one for a query that
 		 * needs no column even though amcanreturn is NULL; cost.c prices
@@ -867,6 +1002,12 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 				scan->xs_orderbyvals[i] = (Datum) 0;
 				scan->xs_orderbynulls[i] = true;
 			}
+			else if (so->unscoped)
+			{
+				/* 0: a lower bound; the executor computes and sorts */
+				scan->xs_orderbyvals[i] = Int32GetDatum(0);
+				scan->xs_orderbynulls[i] = false;
+			}
 			else
 			{
 				scan->xs_orderbyvals[i] =
@@ -874,8 +1015,10 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 				scan->xs_orderbynulls[i] = false;
 			}
 		}
-		scan->xs_recheckorderby = false;
+		scan->xs_recheckorderby = so->unscoped;
 	}
+	if (scan->xs_snapshot->snapshot_type == SNAPSHOT_DIRTY && so->drive >= 0)
+		PushConflictContext(so, so->res[so->pos].fp);
 	so->pos++;
 	return true;
 }
@@ -904,11 +1047,13 @@ shendscan(IndexScanDesc scan)
 {
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 
+	PopConflictContext(so);
 	MemoryContextDelete(so->cxt);
 	pfree(so->qcenter);
 	pfree(so->qradius);
 	pfree(so->ocenter);
-	pfree(so->itup);
+	if (so->itup)
+		pfree(so->itup);
 	pfree(so);
 	scan->opaque = NULL;
 }

@@ -18,6 +18,12 @@
  *   other blocks     directory pages, bucket pages and overflow pages, in
  *                    any order (pages are appended, never freed or reused)
  *
+ * The 64-bit value stored is the fingerprint (the center, for a simhash_ball
+ * column) XOR the scope hash of the row's leading scope columns (scope.c);
+ * a single-column index has no scope columns and stores the fingerprint
+ * itself, so its format is the same as before scopes existed.  Prefixes,
+ * buckets and entries below are of the stored value.
+ *
  * A bucket page covers a contiguous range [lo, hi) of prefixes of one table
  * and holds every entry whose prefix lies in it, as packed 14-byte entries
  * (8-byte fingerprint, 6-byte heap TID) between the page header and
@@ -45,6 +51,10 @@
  * bucket up, so there is no cycle with readers.  An insert may hold the
  * buckets of up to four tables at once, locked in table order (insert.c
  * argues why that cannot deadlock either).
+ *
+ * Predicate locks (SERIALIZABLE) are taken on bucket pages only: scans lock
+ * each bucket they read, writers check the bucket they write into (also when
+ * the entry goes to an overflow page), splits copy the locks (insert.c).
  */
 #ifndef SHINDEX_H
 #define SHINDEX_H
@@ -56,6 +66,7 @@
 #include "access/itup.h"
 #include "nodes/pathnodes.h"
 #include "storage/bufmgr.h"
+#include "utils/rel.h"
 #include "utils/relcache.h"
 
 #include "type/simhash.h"
@@ -80,7 +91,13 @@
 #define SH_WITHIN_STRATEGY		1	/* simhash <@ simhash_ball */
 #define SH_EQUAL_STRATEGY		2	/* simhash = simhash */
 #define SH_DISTANCE_STRATEGY	3	/* simhash <-># simhash (what <-> becomes), ORDER BY */
-#define SH_NSTRATEGIES			3
+#define SH_NEAR_STRATEGY		4	/* simhash_ball <@> simhash_ball */
+#define SH_NSTRATEGIES			4
+#define SH_SCOPE_STRATEGY		2	/* a scope column's = (scope.c) */
+
+/* Support functions: only scope columns' operator classes have one. */
+#define SH_SCOPE_HASH_PROC		1	/* (scope type, int8 seed) -> int8 hash */
+#define SH_NPROCS				1
 
 /* Page types, in ShPageOpaque.type. */
 #define SH_PAGE_META		1
@@ -269,6 +286,25 @@ extern Buffer ShLockBucket(Relation index, int table, uint32 prefix, int mode,
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
 
+/* scope.c */
+extern uint64 ShScopeMix(Relation index, uint64 h, int attno, Datum value, bool isnull);
+extern bool ShIndexKey(Relation index, Datum *values, bool *isnull, uint64 *key);
+extern void ShCheckColumns(Relation index);
+
+/* The fingerprint column (0-based): the last; the ones before are scopes. */
+static inline int
+ShFingerprintColumn(Relation index)
+{
+	return RelationGetNumberOfAttributes(index) - 1;
+}
+
+/* Whether column col (0-based) holds a simhash_ball (16 bytes) */
+static inline bool
+ShColumnIsBall(Relation index, int col)
+{
+	return TupleDescAttr(RelationGetDescr(index), col)->attlen == sizeof(SimhashBall);
+}
+
 /* probe.c */
 extern void ShPlanProbes(ShProbePlan *plan, const ShLayout *layout, int radius,
 						 BlockNumber nblocks);
@@ -286,6 +322,7 @@ extern char *shbuildphasename(int64 phasenum);
 /* insert.c */
 extern bool shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 											 checkUnique, indexInfo));
+extern void ShCheckConflictIn(Relation index, Buffer buf);
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
 extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,

@@ -2,7 +2,13 @@
  * index/validate.c
  *	  amvalidate for simhash indexes: checks that an operator class has
  *	  exactly the operators the access method understands, with the right
- *	  signatures and purposes, and no support functions.
+ *	  signatures and purposes, and the support functions of its kind.
+ *
+ * Three kinds of operator class: a fingerprint class (simhash: <@, = and
+ * the ORDER BY operator <->#, no function), a ball class (simhash_ball:
+ * <@> only, no function) and a scope class (any type: = only, and function
+ * 1, the type's extended hash).  A class with function 1 is a scope class;
+ * one for a type named simhash_ball is a ball class.
  */
 #include "index/shindex.h"
 
@@ -50,6 +56,30 @@ TypeNamespace(Oid typid)
 	return nsp;
 }
 
+typedef enum ShClassKind
+{
+	SH_CLASS_FINGERPRINT,
+	SH_CLASS_BALL,
+	SH_CLASS_SCOPE
+} ShClassKind;
+
+/* The strategies each kind of class has, all of them required. */
+static bool
+StrategyOfKind(int strategy, ShClassKind kind)
+{
+	switch (kind)
+	{
+		case SH_CLASS_FINGERPRINT:
+			return strategy == SH_WITHIN_STRATEGY || strategy == SH_EQUAL_STRATEGY ||
+				strategy == SH_DISTANCE_STRATEGY;
+		case SH_CLASS_BALL:
+			return strategy == SH_NEAR_STRATEGY;
+		case SH_CLASS_SCOPE:
+			return strategy == SH_SCOPE_STRATEGY;
+	}
+	return false;
+}
+
 /*
  * Checks one operator of the family: a known strategy, the signature and
  * purpose that strategy needs.  Reports each problem as an INFO message and
@@ -57,7 +87,7 @@ TypeNamespace(Oid typid)
  */
 static bool
 CheckOperator(Form_pg_amop oprform, const char *opfamilyname, Oid opcintype,
-			  Oid balltype, bool *seen)
+			  Oid balltype, ShClassKind kind, bool *seen)
 {
 	bool		result = true;
 	int			strategy = oprform->amopstrategy;
@@ -65,6 +95,8 @@ CheckOperator(Form_pg_amop oprform, const char *opfamilyname, Oid opcintype,
 	Oid			righttype;
 	bool		ordering;
 
+	if (!StrategyOfKind(strategy, kind))
+		strategy = 0;
 	switch (strategy)
 	{
 		case SH_WITHIN_STRATEGY:
@@ -72,7 +104,8 @@ CheckOperator(Form_pg_amop oprform, const char *opfamilyname, Oid opcintype,
 			righttype = balltype;
 			ordering = false;
 			break;
-		case SH_EQUAL_STRATEGY:
+		case SH_EQUAL_STRATEGY:		/* also SH_SCOPE_STRATEGY */
+		case SH_NEAR_STRATEGY:
 			restype = BOOLOID;
 			righttype = opcintype;
 			ordering = false;
@@ -84,7 +117,7 @@ CheckOperator(Form_pg_amop oprform, const char *opfamilyname, Oid opcintype,
 			break;
 		default:
 			Complain("simhash opfamily %s contains operator %s with invalid strategy number %d",
-					 opfamilyname, format_operator(oprform->amopopr), strategy);
+					 opfamilyname, format_operator(oprform->amopopr), oprform->amopstrategy);
 			return false;
 	}
 
@@ -136,6 +169,7 @@ shvalidate(Oid opclassoid)
 	CatCList   *oprlist;
 	CatCList   *proclist;
 	bool		seen[SH_NSTRATEGIES + 1] = {false};
+	ShClassKind kind;
 
 	classtup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
 	if (!HeapTupleIsValid(classtup))
@@ -149,40 +183,59 @@ shvalidate(Oid opclassoid)
 		elog(ERROR, "cache lookup failed for operator family %u", classform->opcfamily);
 	opfamilyname = NameStr(((Form_pg_opfamily) GETSTRUCT(familytup))->opfname);
 
+	oprlist = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(classform->opcfamily));
+	proclist = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(classform->opcfamily));
+
 	/* The ball type lives beside the fingerprint type. */
 	balltype = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
 							   CStringGetDatum("simhash_ball"),
 							   ObjectIdGetDatum(TypeNamespace(opcintype)));
-	if (!OidIsValid(balltype))
+	kind = balltype == opcintype ? SH_CLASS_BALL : SH_CLASS_FINGERPRINT;
+	for (int i = 0; i < proclist->n_members; i++)
+	{
+		Form_pg_amproc procform = (Form_pg_amproc) GETSTRUCT(&proclist->members[i]->tuple);
+
+		if (procform->amprocnum == SH_SCOPE_HASH_PROC)
+			kind = SH_CLASS_SCOPE;
+	}
+	if (kind == SH_CLASS_FINGERPRINT && !OidIsValid(balltype))
 	{
 		Complain("simhash opclass %s indexes type %s, which has no simhash_ball type beside it",
 				 opclassname, format_type_be(opcintype));
 		result = false;
 	}
 
-	oprlist = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(classform->opcfamily));
-	proclist = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(classform->opcfamily));
-
 	for (int i = 0; i < proclist->n_members; i++)
 	{
 		Form_pg_amproc procform = (Form_pg_amproc) GETSTRUCT(&proclist->members[i]->tuple);
 
-		Complain("simhash opfamily %s contains function %s with support number %d, but the access method uses no support functions",
-				 opfamilyname, format_procedure(procform->amproc), procform->amprocnum);
-		result = false;
+		if (kind != SH_CLASS_SCOPE || procform->amprocnum != SH_SCOPE_HASH_PROC)
+		{
+			Complain("simhash opfamily %s contains function %s with support number %d, but only scope classes have one, number %d",
+					 opfamilyname, format_procedure(procform->amproc), procform->amprocnum,
+					 SH_SCOPE_HASH_PROC);
+			result = false;
+		}
+		else if (!check_amproc_signature(procform->amproc, INT8OID, true, 2, 2,
+										 opcintype, INT8OID))
+		{
+			Complain("simhash opfamily %s contains function %s with wrong signature for support number %d",
+					 opfamilyname, format_procedure(procform->amproc), procform->amprocnum);
+			result = false;
+		}
 	}
 
 	for (int i = 0; i < oprlist->n_members; i++)
 	{
 		Form_pg_amop oprform = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
 
-		if (!CheckOperator(oprform, opfamilyname, opcintype, balltype, seen))
+		if (!CheckOperator(oprform, opfamilyname, opcintype, balltype, kind, seen))
 			result = false;
 	}
 
 	for (int s = 1; s <= SH_NSTRATEGIES; s++)
 	{
-		if (!seen[s])
+		if (StrategyOfKind(s, kind) && !seen[s])
 		{
 			Complain("simhash opclass %s is missing the operator of strategy %d",
 					 opclassname, s);

@@ -76,8 +76,10 @@ static void
 HeapCallback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 			 bool tupleIsAlive, void *state)
 {
-	if (!isnull[0])
-		Push((CheckArray *) state, DatumGetSimhash(values[0]), tid);
+	uint64		fp;
+
+	if (ShIndexKey(index, values, isnull, &fp))
+		Push((CheckArray *) state, fp, tid);
 }
 
 /*

@@ -147,3 +147,19 @@ simhash_ball_radius(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(PG_GETARG_SIMHASH_BALL(0)->radius);
 }
+
+/*
+ * a <@> b: each center lies in the other's ball, that is
+ * hamming_distance(a.center, b.center) <= least(a.radius, b.radius).
+ * Commutative, so that exclusion constraints can use it; with equal radii
+ * (simhash_ball(fp, k) on both sides) it is simply "within k".
+ */
+PG_FUNCTION_INFO_V1(simhash_ball_near);
+Datum
+simhash_ball_near(PG_FUNCTION_ARGS)
+{
+	SimhashBall *a = PG_GETARG_SIMHASH_BALL(0);
+	SimhashBall *b = PG_GETARG_SIMHASH_BALL(1);
+
+	PG_RETURN_BOOL(SimhashDistance(a->center, b->center) <= Min(a->radius, b->radius));
+}

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Benchmark of near-duplicate exclusion and scoped search (issue 14), one run:
+#
+# 1. Insert rate with EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>)
+#    against the same table with a plain simhash index on fp (batched
+#    inserts, the default, and simhash.batch_inserts = off): BENCH_ROWS rows
+#    loaded, then BENCH_NEW new random rows (none within 3 of another)
+#    inserted in one INSERT ... SELECT: plain, ON CONFLICT DO NOTHING, and
+#    ON CONFLICT DO NOTHING with every row a near-duplicate (all skipped);
+#    BENCH_REPEAT rounds, order alternating; median wall time, commit
+#    included.
+# 2. Scoped queries over BENCH_ROWS rows in 1,000 sites (90% random
+#    fingerprints, 10% near-duplicates 1-6 bits from another row of the same
+#    site): radius 3 (site_id = s AND fp <-> q <= 3, q a stored fingerprint
+#    moved 0-3 bits) and top-10 (site_id = s ORDER BY fp <-> q LIMIT 10),
+#    answered by a scoped index (site_id, fp), a single-column simhash index
+#    on fp, and a btree on site_id, each alone (the others dropped inside a
+#    rolled-back transaction); p50 and p95 of BENCH_QUERIES queries, and the
+#    plan the planner picks when all three exist.
+#   BENCH_ROWS     rows (default 10000000)
+#   BENCH_NEW      rows inserted per round (default 100000)
+#   BENCH_REPEAT   rounds (default 3)
+#   BENCH_QUERIES  queries per method and kind (default 300)
+#   BENCH_PARTS    which parts to run (default "inserts scoped")
+#   PG_CONFIG      server to use; use an optimised, non-assert build
+# Usage: sudo PG_CONFIG=/path/to/pg_config scripts/bench-exclude.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+install_deps
+make_workdir
+
+ROWS=${BENCH_ROWS:-10000000}
+NEW=${BENCH_NEW:-100000}
+REPEAT=${BENCH_REPEAT:-3}
+QUERIES=${BENCH_QUERIES:-300}
+PARTS=${BENCH_PARTS:-inserts scoped}
+
+build_install COPT="-O2"
+start_bench_cluster 3GB
+cd "$WORK/src"
+
+psql_ <<SQL
+CREATE EXTENSION simhash;
+\i bench/fingerprints.sql
+SQL
+
+if [[ " $PARTS " == *" inserts "* ]]; then
+say "inserts: $ROWS rows loaded, $REPEAT rounds of $NEW new rows"
+psql_ <<SQL
+CREATE TABLE results (method text, round int, ms double precision);
+CREATE PROCEDURE timed(method text, round int, setting text, stmt text)
+LANGUAGE plpgsql AS \$\$
+DECLARE
+	t0 timestamptz;
+BEGIN
+	PERFORM set_config('simhash.batch_inserts', setting, true);
+	t0 := clock_timestamp();
+	EXECUTE stmt;
+	COMMIT;
+	INSERT INTO results VALUES (method, round, extract(epoch FROM clock_timestamp() - t0) * 1000);
+	COMMIT;
+END \$\$;
+CREATE TABLE t_plain AS SELECT fp FROM gen('uniform', $ROWS) fp;
+CREATE TABLE t_excl AS SELECT fp FROM t_plain;
+VACUUM (FREEZE, ANALYZE) t_plain, t_excl;
+CREATE INDEX t_plain_fp ON t_plain USING simhash (fp);
+\timing on
+ALTER TABLE t_excl ADD CONSTRAINT t_excl_near EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>);
+\timing off
+SQL
+for r in $(seq 1 "$REPEAT"); do
+    # Two sets of new rows, each free of pairs within 3 and of rows within 3
+    # of the table (random data has a few), so that every row is inserted.
+    psql_ <<SQL
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS new_a, new_b;
+RESET client_min_messages;
+CREATE TABLE new_a (fp simhash, EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+CREATE TABLE new_b (fp simhash, EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+INSERT INTO new_a SELECT fp FROM gen('uniform', $NEW) fp ON CONFLICT DO NOTHING;
+INSERT INTO new_b SELECT fp FROM gen('uniform', $NEW) fp ON CONFLICT DO NOTHING;
+DELETE FROM new_b n WHERE EXISTS (SELECT FROM new_a a WHERE simhash_ball(a.fp, 3) <@> simhash_ball(n.fp, 3));
+DELETE FROM new_a n WHERE EXISTS (SELECT FROM t_excl t WHERE simhash_ball(t.fp, 3) <@> simhash_ball(n.fp, 3));
+DELETE FROM new_b n WHERE EXISTS (SELECT FROM t_excl t WHERE simhash_ball(t.fp, 3) <@> simhash_ball(n.fp, 3));
+SQL
+    p="CALL timed('plain simhash index (batched)', $r, 'on', 'INSERT INTO t_plain SELECT fp FROM new_a')"
+    u="CALL timed('plain simhash index (batch_inserts off)', $r, 'off', 'INSERT INTO t_plain SELECT fp FROM new_b')"
+    e="CALL timed('exclusion constraint', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_a')"
+    o="CALL timed('exclusion, ON CONFLICT DO NOTHING, new rows', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_b ON CONFLICT DO NOTHING')"
+    d="CALL timed('exclusion, ON CONFLICT DO NOTHING, all near-duplicates', $r, 'on', 'INSERT INTO t_excl SELECT flip(fp, 1) FROM new_a ON CONFLICT DO NOTHING')"
+    if [ $((r % 2)) = 1 ]; then psql_ -c "$p" -c "$u" -c "$e" -c "$o" -c "$d"; else psql_ -c "$o" -c "$e" -c "$d" -c "$u" -c "$p"; fi
+done
+psql_ -P pager=off <<SQL
+\pset format aligned
+WITH m AS (SELECT method, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM results GROUP BY 1)
+SELECT m.method, round(m.ms::numeric) AS "median ms", round(((SELECT count(*) FROM new_a) / m.ms * 1000)::numeric) AS "rows/s",
+       round((p.ms / m.ms)::numeric, 2) AS "rate vs plain (batched)",
+       round((u.ms / m.ms)::numeric, 2) AS "rate vs plain (unbatched)"
+  FROM m, m p, m u
+ WHERE p.method = 'plain simhash index (batched)' AND u.method = 'plain simhash index (batch_inserts off)'
+ ORDER BY 2;
+SELECT count(*) AS "excl rows", (SELECT count(*) FROM t_plain) AS "plain rows" FROM t_excl;
+SQL
+psql_ -c "DROP TABLE t_plain, t_excl, new_a, new_b"
+fi
+
+[[ " $PARTS " == *" scoped "* ]] || exit 0
+
+say "scoped queries: $ROWS rows in 1,000 sites, $QUERIES queries per method"
+psql_ <<SQL
+CREATE TABLE sites AS
+SELECT floor(random() * 1000)::int AS site_id, rand_fp() AS fp
+  FROM generate_series(1, ($ROWS * 0.9)::bigint);
+INSERT INTO sites
+SELECT site_id, flip(fp, 1 + (random() * 5)::int) FROM sites TABLESAMPLE BERNOULLI (11.1);
+VACUUM (FREEZE, ANALYZE) sites;
+\timing on
+CREATE INDEX sites_scoped ON sites USING simhash (site_id, fp);
+CREATE INDEX sites_fp ON sites USING simhash (fp);
+CREATE INDEX sites_btree ON sites (site_id);
+\timing off
+ANALYZE sites;
+SELECT pg_size_pretty(pg_relation_size('sites_scoped')) AS scoped, pg_size_pretty(pg_relation_size('sites_fp')) AS fp,
+       pg_size_pretty(pg_relation_size('sites_btree')) AS btree;
+CREATE TABLE queries AS
+SELECT row_number() OVER () AS n, site_id, flip(fp, (random() * 3)::int) AS q
+  FROM sites TABLESAMPLE SYSTEM (1) ORDER BY random() LIMIT $QUERIES;
+CREATE TABLE qtimes (method text, kind text, n bigint, ms double precision, found bigint);
+-- Runs every query of one kind, recording the executor's wall time.
+CREATE PROCEDURE run_queries(method text, kind text) LANGUAGE plpgsql AS \$\$
+DECLARE
+	r record;
+	t0 timestamptz;
+	c bigint;
+BEGIN
+	FOR r IN SELECT * FROM queries ORDER BY n LOOP
+		t0 := clock_timestamp();
+		IF kind = 'radius 3' THEN
+			SELECT count(*) INTO c FROM sites WHERE site_id = r.site_id AND fp <-> r.q <= 3;
+		ELSE
+			SELECT count(*) INTO c FROM (SELECT fp <-> r.q FROM sites WHERE site_id = r.site_id
+			                              ORDER BY fp <-> r.q LIMIT 10) t;
+		END IF;
+		INSERT INTO qtimes VALUES (method, kind, r.n, extract(epoch FROM clock_timestamp() - t0) * 1000, c);
+	END LOOP;
+END \$\$;
+SQL
+for m in sites_scoped sites_fp sites_btree; do
+    others=$(echo sites_scoped sites_fp sites_btree | tr ' ' '\n' | grep -v "^$m$" | paste -sd, -)
+    for kind in 'radius 3' 'top-10'; do
+        # Warm the index and the heap once, then measure, with only index $m.
+        psql_ <<SQL
+BEGIN;
+DROP INDEX $others;
+CALL run_queries('warm-up', '$kind');
+ROLLBACK;
+BEGIN;
+DROP INDEX $others;
+CALL run_queries('$m', '$kind');
+\\copy (SELECT * FROM qtimes WHERE method = '$m' AND kind = '$kind') TO 'qtimes.csv' csv
+ROLLBACK;
+\\copy qtimes FROM 'qtimes.csv' csv
+SQL
+    done
+done
+psql_ -P pager=off <<SQL
+\pset format aligned
+SELECT kind, method,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 3) AS "p50 ms",
+       round(percentile_cont(0.95) WITHIN GROUP (ORDER BY ms)::numeric, 3) AS "p95 ms",
+       sum(found) AS "rows found"
+  FROM qtimes WHERE method <> 'warm-up' GROUP BY 1, 2 ORDER BY 1, 3;
+SELECT a.kind, count(*) FILTER (WHERE a.found <> b.found) AS "scoped differs from btree"
+  FROM qtimes a JOIN qtimes b USING (kind, n)
+ WHERE a.method = 'sites_scoped' AND b.method = 'sites_btree' GROUP BY 1;
+-- The planner's choice with all three indexes.
+EXPLAIN (COSTS OFF) SELECT count(*) FROM sites WHERE site_id = 7 AND fp <-> '0123456789abcdef' <= 3;
+EXPLAIN (COSTS OFF) SELECT fp <-> '0123456789abcdef' FROM sites WHERE site_id = 7
+ ORDER BY fp <-> '0123456789abcdef' LIMIT 10;
+SQL
