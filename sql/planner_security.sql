@@ -22,7 +22,7 @@ GRANT SELECT ON secret_docs TO simhash_reader;
 -- functions applied to columns, here the probes' radii.
 SELECT p.oid::regprocedure, p.proleakproof
   FROM pg_proc p WHERE p.proname IN ('simhash_radius', 'simhash_radius_below', 'simhash_ball')
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
 CREATE TABLE probes (fp simhash, r integer, rb bigint);
 INSERT INTO probes SELECT ('x' || substr(md5(g::text), 1, 16))::bit(64)::simhash, 2, 2
   FROM generate_series(1, 4) g;
