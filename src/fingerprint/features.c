@@ -62,8 +62,13 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
 	FeatureExtractor *fx = palloc0(sizeof(FeatureExtractor));
 
 	fx->opts = *opts;
+	/*
+	 * Version 4's CJK bigrams are one feature per 3 bytes of text, not per
+	 * 6 or more like English words: size the tables for that.
+	 */
 	WeigherInit(&fx->w, opts->weighting, introspect,
-				opts->kind != FEATURES_CHARS && opts->n == 1, textbytes);
+				opts->kind != FEATURES_CHARS && opts->n == 1,
+				opts->version >= 4 ? 2 * textbytes : textbytes);
 	fx->rc = WeigherRunCounter(&fx->w);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
 	{
@@ -200,6 +205,13 @@ FinishShort(FeatureExtractor *fx)
 		EmitShingle(fx, (int) fx->ntokens);
 	fx->ncp = fx->ntokens = 0;
 	WeigherFinish(&fx->w);
+}
+
+/* The options the extractor was created with. */
+const FingerprintOptions *
+FeatureExtractorOptions(FeatureExtractor *fx)
+{
+	return &fx->opts;
 }
 
 /*

@@ -120,7 +120,7 @@ ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 
 /*
  * The options of a call of f(text) or f(text, features, n, weighting,
- * numbers): the defaults, or the ones given.
+ * numbers, version): the defaults, or the ones given.
  */
 static FingerprintOptions
 OptionsOfCall(FunctionCallInfo fcinfo)
@@ -131,7 +131,8 @@ OptionsOfCall(FunctionCallInfo fcinfo)
 		FingerprintOptionsDefault(&opts);
 	else
 		FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
-								PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
+								PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4),
+								PG_GETARG_INT32(5));
 	return opts;
 }
 

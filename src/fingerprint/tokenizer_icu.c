@@ -172,33 +172,20 @@ CheckIcu(UErrorCode status, const char *what)
 				 errmsg("ICU %s failed: %s", what, u_errorName(status))));
 }
 
-/* Normalizes and segments a chunk with ICU. */
-void
-SegmentIcu(SegmentState *st, const char *s, int32 len)
+/*
+ * Segments st->norm[from..to) with the word break iterator, as a text of
+ * its own, and passes the kept tokens on.
+ */
+static void
+SegmentIcuWords(SegmentState *st, int32 from, int32 to)
 {
-	UErrorCode status = U_ZERO_ERROR;
-	int32		n16;
-	int32		nnorm;
+	UErrorCode	status = U_ZERO_ERROR;
+	const UChar *norm = st->norm + from;
 	int32		start,
 				end,
 				prev_end = -1;
 
-	Reserve((void **) &st->utf16, &st->utf16cap, len + 1, sizeof(UChar));
-	u_strFromUTF8WithSub(st->utf16, st->utf16cap, &n16, s, len, 0xFFFD, NULL, &status);
-	CheckIcu(status, "conversion from UTF-8");
-
-	Reserve((void **) &st->norm, &st->normcap, n16 + n16 / 2 + 16, sizeof(UChar));
-	nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
-	if (status == U_BUFFER_OVERFLOW_ERROR)
-	{
-		status = U_ZERO_ERROR;
-		Reserve((void **) &st->norm, &st->normcap, nnorm + 1, sizeof(UChar));
-		nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
-	}
-	CheckIcu(status, "normalization");
-
-	Reserve((void **) &st->token, &st->tokencap, 3 * nnorm + 4, 1);
-	ubrk_setText(word_iter, st->norm, nnorm, &status);
+	ubrk_setText(word_iter, norm, to - from, &status);
 	CheckIcu(status, "word segmentation");
 
 	start = ubrk_first(word_iter);
@@ -215,7 +202,7 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 		{
 			UChar32		c;
 
-			U16_NEXT(st->norm, i, end, c);
+			U16_NEXT(norm, i, end, c);
 			if (!keep && (u_isalpha(c) || (st->numbers && u_isdigit(c))))
 				keep = true;
 			if (c == last)
@@ -243,11 +230,75 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 			{
 				UChar32		c;
 
-				U16_NEXT(st->norm, i, end, c);
+				U16_NEXT(norm, i, end, c);
 				st->newrun |= RunBreak(c);
 			}
 		}
 	}
 	/* don't leave ICU pointing into memory about to be freed */
 	ubrk_setText(word_iter, NULL, 0, &status);
+}
+
+/*
+ * Normalizes and segments a chunk with ICU.  Under version 4 the runs of
+ * CJK characters of the normalized text give their bigrams (tokenizer_cjk.c)
+ * and the pieces between them are segmented each on its own.
+ */
+void
+SegmentIcu(SegmentState *st, const char *s, int32 len)
+{
+	UErrorCode	status = U_ZERO_ERROR;
+	int32		n16;
+	int32		nnorm;
+	int32		piece = 0;		/* start of the piece before the next run */
+	int32		i = 0;
+
+	Reserve((void **) &st->utf16, &st->utf16cap, len + 1, sizeof(UChar));
+	u_strFromUTF8WithSub(st->utf16, st->utf16cap, &n16, s, len, 0xFFFD, NULL, &status);
+	CheckIcu(status, "conversion from UTF-8");
+
+	Reserve((void **) &st->norm, &st->normcap, n16 + n16 / 2 + 16, sizeof(UChar));
+	nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	if (status == U_BUFFER_OVERFLOW_ERROR)
+	{
+		status = U_ZERO_ERROR;
+		Reserve((void **) &st->norm, &st->normcap, nnorm + 1, sizeof(UChar));
+		nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	}
+	CheckIcu(status, "normalization");
+
+	Reserve((void **) &st->token, &st->tokencap, 3 * nnorm + 4, 1);
+	if (st->cjk == CJK_NONE)
+	{
+		SegmentIcuWords(st, 0, nnorm);
+		return;
+	}
+	while (i < nnorm)
+	{
+		int32		at = i;
+		UChar32		c;
+
+		U16_NEXT(st->norm, i, nnorm, c);
+		if (!IsCjk(c))
+			continue;
+		if (at > piece)
+			SegmentIcuWords(st, piece, at);
+		CjkRunAdd(st, c);
+		for (;;)
+		{
+			int32		j = i;
+
+			if (i >= nnorm)
+				break;
+			U16_NEXT(st->norm, j, nnorm, c);
+			if (!IsCjk(c))
+				break;
+			CjkRunAdd(st, c);
+			i = j;
+		}
+		CjkRunEnd(st);
+		piece = i;
+	}
+	if (nnorm > piece)
+		SegmentIcuWords(st, piece, nnorm);
 }
