@@ -168,6 +168,13 @@ PieceIsFast(const char *s, int32 len)
 			i++;
 			continue;
 		}
+		/* U+5000..U+9FFF, all Han: lead bytes E5..E9 */
+		if (u[i] >= 0xE5 && u[i] <= 0xE9 && i + 2 < len &&
+			(u[i + 1] & 0xC0) == 0x80 && (u[i + 2] & 0xC0) == 0x80)
+		{
+			i += 3;
+			continue;
+		}
 		c = NextCodePoint(u, &i, len);
 		if (IsCjk(c) || c == 0x3000)
 			continue;

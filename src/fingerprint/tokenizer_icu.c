@@ -109,6 +109,8 @@ SafeToCutAfter(UChar32 c)
 	if (c < 128)
 		return ascii_class[c] == AC_SPACE ||
 			(ascii_class[c] == AC_OTHER && c != '@');
+	if (IsCjk(c))				/* the common case in CJK text, without ICU */
+		return false;
 	return u_isUWhiteSpace(c) || PunctOnItsOwn(c);
 }
 
