@@ -107,27 +107,9 @@ def man_paragraphs(paths):
 
 def articles_from(lang, paras, count, rng):
     """Groups consecutive paragraphs into articles of web-page length."""
-    lo, hi = (180, 600) if lang == 'en' else (350, 1200)
-    minpara = 12 if lang == 'en' else 25
-    seen, result, cur = set(), [], []
-    for p in paras:
-        if nd.size(p, lang) < minpara or p in seen:
-            continue
-        seen.add(p)
-        cur.append(p)
-        if sum(nd.size(x, lang) for x in cur) >= lo:
-            if len(cur) >= 3:
-                body = cur
-                while sum(nd.size(x, lang) for x in body) > hi and len(body) > 3:
-                    body = body[:-1]
-                result.append(body)
-            cur = []
+    result = nd.group(lang, paras, set())
     rng.shuffle(result)
     return result[:count]
-
-
-def size(text, lang):
-    return len(text.split()) if lang == 'en' else len(re.findall(r'[\u4e00-\u9fff]', text))
 
 
 def html_paras(paths):
@@ -218,21 +200,8 @@ def main():
             b4.insert(rng.randrange(len(b4) + 1), ad_block(lang, rng, 2))
             pos('combo', add(set_, lang, base, 'combo', other_tpl, b4,
                              dict(nd.counters(rng), author=rng.choice(nd.AUTHORS[lang]))))
-            if lang == 'en':
-                words = ' '.join(body).split(' ')
-                half = [' '.join(words[:len(words) // 2])]
-            else:
-                text = ''.join(body)
-                half = [text[:len(text) // 2]]
-            pairs.append((orig, add(set_, lang, base, 'half', tpl, half, meta), 0, 'half'))
-        by_tpl = {}
-        for doc, tpl in originals:
-            by_tpl.setdefault(tpl, []).append(doc)
-        for doc, tpl in originals:
-            for _ in range(7):
-                other = rng.choice(by_tpl[tpl])
-                if other != doc:
-                    pairs.append((doc, other, 0, 'other'))
+            pairs.append((orig, add(set_, lang, base, 'half', tpl, nd.half_of(body, lang), meta), 0, 'half'))
+        pairs += nd.other_pairs(originals, rng)
 
     def esc(s):
         return s.replace('\\', '\\\\').replace('\t', ' ').replace('\r', ' ').replace('\n', '\\n')

@@ -136,6 +136,15 @@ NextCodePoint(const uint8_t *u, int32 *i, int32 len)
 	return c;
 }
 
+/* The position of the first byte >= 0x80 of u[i..len), or len. */
+static pg_attribute_always_inline int32
+SkipAscii(const uint8_t *u, int32 i, int32 len)
+{
+	while (i < len && u[i] < 0x80)
+		i++;
+	return i;
+}
+
 /*
  * Can the fast path take the piece s[0..len) (between two safe cuts)?
  * Every non-ASCII character must be one the normalization leaves alone in
@@ -158,16 +167,11 @@ PieceIsFast(const char *s, int32 len)
 	const uint8_t *u = (const uint8_t *) s;
 	int32		i = 0;
 
-	while (i < len)
+	while ((i = SkipAscii(u, i, len)) < len)
 	{
 		int32		start = i;
 		UChar32		c;
 
-		if (u[i] < 0x80)
-		{
-			i++;
-			continue;
-		}
 		/* U+5000..U+9FFF, all Han: lead bytes E5..E9 */
 		if (u[i] >= 0xE5 && u[i] <= 0xE9 && i + 2 < len &&
 			(u[i + 1] & 0xC0) == 0x80 && (u[i + 2] & 0xC0) == 0x80)
@@ -261,16 +265,11 @@ SegmentPieceV4(SegmentState *st, const char *s, int32 len)
 		SegmentIcu(st, s, len);
 		return;
 	}
-	while (i < len)
+	while ((i = SkipAscii(u, i, len)) < len)
 	{
 		int32		start = i;
 		UChar32		c;
 
-		if (u[i] < 0x80)
-		{
-			i++;
-			continue;
-		}
 		c = NextCodePoint(u, &i, len);
 		if (start > stretch)
 			SegmentAsciiStretch(st, s + stretch, start - stretch);
