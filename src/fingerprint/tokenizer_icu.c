@@ -28,8 +28,8 @@ static UBreakIterator *word_iter = NULL;
  * sentence with (commas, colons, semicolons, dashes, quotes, brackets) do
  * not; line breaks, sentence terminators, symbols and everything else do.
  */
-bool
-RunBreakSlow(UChar32 c)
+static bool
+RunBreakUncached(UChar32 c)
 {
 	if (u_isdigit(c))
 		return false;
@@ -44,6 +44,24 @@ RunBreakSlow(UChar32 c)
 		default:
 			return true;
 	}
+}
+
+/* The same, remembered for recent characters (CJK text's 。，“” ...). */
+bool
+RunBreakSlow(UChar32 c)
+{
+	static UChar32 cached_c[64];	/* 0: empty (ASCII is not cached) */
+	static bool cached_result[64];
+	int			slot = c & 63;
+
+	if (c < 128)
+		return RunBreakUncached(c);
+	if (cached_c[slot] != c)
+	{
+		cached_result[slot] = RunBreakUncached(c);
+		cached_c[slot] = c;
+	}
+	return cached_result[slot];
 }
 
 /* Opens the ICU objects on first use. */
@@ -122,7 +140,7 @@ SafeToCutBefore(UChar32 c)
 
 	if (c < 0)
 		return false;
-	if (c < 128)
+	if (c < 128 || IsCjk(c))	/* CJK: starters, Word_Break not Extend */
 		return true;
 	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
 	if (wb == U_WB_EXTEND || wb == U_WB_FORMAT || wb == U_WB_ZWJ)
