@@ -5,7 +5,8 @@
  *	  chunks and spans, and gives each ASCII stretch to an ASCII kernel and
  *	  each other piece to ICU.
  *
- * Tokens (algorithm version 3; the tokens are those of version 2):
+ * Tokens (algorithm version 3; the tokens are those of version 2; version 4
+ * differs only in runs of CJK characters, see tokenizer_cjk.c):
  *	  - the text (UTF-8) is normalized with ICU's NFKC_Casefold, which does
  *		not depend on any locale, collation or database setting, and
  *		segmented with ICU's word break iterator for the root locale (UAX
