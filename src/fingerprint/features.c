@@ -11,8 +11,10 @@
  *		stream of kept tokens, where one space stands for whatever separated
  *		two tokens that were not adjacent in the normalized text (spaces,
  *		punctuation, dropped tokens).  Tokens that ICU found adjacent, as
- *		words of a Chinese sentence are, are joined without a space, so the
- *		n-grams do not depend on where the dictionary put word boundaries.
+ *		words of a Chinese sentence are (version 3; Thai in both), are
+ *		joined without a space, so the n-grams do not depend on where the
+ *		dictionary put word boundaries; under version 4 the tokenizer hands
+ *		over a run of CJK characters as one token, after a gap.
  *	  A document with fewer than n tokens (code points) has one feature: all
  *	  of them.
  *	  The hash of a feature is XXH3-64 (seed 0) of its UTF-8 bytes, so
