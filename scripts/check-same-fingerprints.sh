@@ -119,6 +119,8 @@ tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude=
     --exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/src" -xf -
 chown -R "$RUN_USER" "$WORK/src"
 build_install
+# the working tree's SQL objects too (its functions may take other arguments)
+psql_ -c 'DROP EXTENSION simhash' -c 'CREATE EXTENSION simhash'
 say "computing with the working tree"
 compute tree "${VERSION:+, version => $VERSION}"
 

@@ -132,7 +132,8 @@ OptionsOfCall(FunctionCallInfo fcinfo)
 	else
 		FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
 								PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4),
-								PG_GETARG_INT32(5));
+								/* SQL objects older than the library: 5 arguments */
+								PG_NARGS() > 5 ? PG_GETARG_INT32(5) : 0);
 	return opts;
 }
 
