@@ -112,30 +112,61 @@ def size(text, lang):
     return len(text.split()) if lang == 'en' else len(re.findall(r'[\u4e00-\u9fff]', text))
 
 
+def group(lang, paragraphs, seen):
+    """Groups consecutive paragraphs (not in seen, which it extends) into
+    articles of web-page length."""
+    result = []
+    lo, hi = (180, 600) if lang == 'en' else (350, 1200)
+    minpara = 12 if lang == 'en' else 25
+    paras = []
+    for p in paragraphs:
+        if size(p, lang) < minpara or p in seen:
+            continue
+        seen.add(p)
+        paras.append(p)
+    cur = []
+    for p in paras:
+        cur.append(p)
+        if sum(size(x, lang) for x in cur) >= lo:
+            if len(cur) >= 3:
+                body = cur
+                while sum(size(x, lang) for x in body) > hi and len(body) > 3:
+                    body = body[:-1]
+                result.append(body)
+            cur = []
+    return result
+
+
 def articles(lang, files, count, rng):
     """Groups paragraphs of each file into articles of web-page length."""
     seen, result = set(), []
-    lo, hi = (180, 600) if lang == 'en' else (350, 1200)
-    minpara = 12 if lang == 'en' else 25
     for path in files:
-        paras = []
-        for p in paragraphs_of(path):
-            if size(p, lang) < minpara or p in seen:
-                continue
-            seen.add(p)
-            paras.append(p)
-        cur = []
-        for p in paras:
-            cur.append(p)
-            if sum(size(x, lang) for x in cur) >= lo:
-                if len(cur) >= 3:
-                    body = cur
-                    while sum(size(x, lang) for x in body) > hi and len(body) > 3:
-                        body = body[:-1]
-                    result.append(body)
-                cur = []
+        result += group(lang, paragraphs_of(path), seen)
     rng.shuffle(result)
     return result[:count]
+
+
+def half_of(body, lang):
+    """The first half of an article's text, as one paragraph."""
+    if lang == 'en':
+        words = ' '.join(body).split(' ')
+        return [' '.join(words[:len(words) // 2])]
+    text = ''.join(body)
+    return [text[:len(text) // 2]]
+
+
+def other_pairs(originals, rng):
+    """Hard negatives: 7 other articles on the same template per article
+    (originals: (doc, template) pairs)."""
+    by_tpl, pairs = {}, []
+    for doc, tpl in originals:
+        by_tpl.setdefault(tpl, []).append(doc)
+    for doc, tpl in originals:
+        for _ in range(7):
+            other = rng.choice(by_tpl[tpl])
+            if other != doc:
+                pairs.append((doc, other, 0, 'other'))
+    return pairs
 
 
 TEMPLATES = {
@@ -319,22 +350,10 @@ def main():
             b4.insert(rng.randrange(len(b4) + 1), rng.choice(ADS[lang]))
             pos('combo', add(lang, base, 'combo', other_tpl, b4, dict(counters(rng), author=rng.choice(AUTHORS[lang]))))
             # hard negative: half the body, same template and counters
-            if lang == 'en':
-                words = ' '.join(body).split(' ')
-                half = [' '.join(words[:len(words) // 2])]
-            else:
-                text = ''.join(body)
-                half = [text[:len(text) // 2]]
-            pairs.append((orig, add(lang, base, 'half', tpl, half, dict(counters(rng), author=meta['author'])), 0, 'half'))
+            pairs.append((orig, add(lang, base, 'half', tpl, half_of(body, lang),
+                                    dict(counters(rng), author=meta['author'])), 0, 'half'))
         # hard negatives: other articles on the same template, as many as positives
-        by_tpl = {}
-        for doc, tpl in originals:
-            by_tpl.setdefault(tpl, []).append(doc)
-        for doc, tpl in originals:
-            for _ in range(7):
-                other = rng.choice(by_tpl[tpl])
-                if other != doc:
-                    pairs.append((doc, other, 0, 'other'))
+        pairs += other_pairs(originals, rng)
 
     with open(os.path.join(outdir, 'docs.tsv'), 'w', encoding='utf-8') as f:
         for d in docs:

@@ -8,6 +8,11 @@
 #   IGNORE  (environment) a regular expression: documents that match it are
 #           compared and reported but may differ (for a change meant to
 #           alter the fingerprints of some text)
+#   VERSION (environment) the algorithm version the working tree computes
+#           (its simhash(..., version => VERSION)), compared with BASE's
+#           default; e.g. VERSION=3 checks that version 3 stays bit for bit
+#           what main computed before version 4 (BASE must not have the
+#           version argument then, i.e. predate version 4)
 #
 # The same cluster computes everything twice: first with BASE's build, then
 # with the working tree's build installed over it (each in a new session, so
@@ -22,6 +27,7 @@ set -euo pipefail
 require_root "$@"
 BASE=${1:-main}
 IGNORE=${IGNORE:-}
+VERSION=${VERSION:-}
 install_deps
 install_packages debian-handbook python3
 make_workdir
@@ -70,28 +76,29 @@ INSERT INTO docs SELECT id + 1000000, 'en-ascii', regexp_replace(body, '[^\x01-\
 CREATE TABLE results (build text, id int, what text, v text);
 SQL
 
-# Everything each build computes, one row per document and expression.
+# Everything each build computes, one row per document and expression;
+# $2: extra arguments of every call (", version => 3"), or none.
 compute() {
-    psql_ -v build="$1" <<'SQL'
+    psql_ -v build="$1" -v V="${2:-}" <<'SQL'
 INSERT INTO results
 SELECT :'build', id, e.what, e.v
   FROM docs, LATERAL (VALUES
-    ('default', simhash(body)::text),
-    ('words1tf', simhash(body, 'words', 1, 'tf')::text),
-    ('words1runs-num', simhash(body, 'words', 1, 'runs', true)::text),
-    ('words1tf-num', simhash(body, 'words', 1, 'tf', true)::text),
-    ('words1log', simhash(body, 'words', 1, 'log')::text),
-    ('words1binary-num', simhash(body, 'words', 1, 'binary', true)::text),
-    ('shingles2', simhash(body, 'shingles', 2)::text),
-    ('shingles3tf', simhash(body, 'shingles', 3, 'tf')::text),
-    ('chars3', simhash(body, 'chars', 3)::text),
-    ('chars5log-num', simhash(body, 'chars', 5, 'log', true)::text),
+    ('default', simhash(body, 'words' :V)::text),
+    ('words1tf', simhash(body, 'words', 1, 'tf' :V)::text),
+    ('words1runs-num', simhash(body, 'words', 1, 'runs', true :V)::text),
+    ('words1tf-num', simhash(body, 'words', 1, 'tf', true :V)::text),
+    ('words1log', simhash(body, 'words', 1, 'log' :V)::text),
+    ('words1binary-num', simhash(body, 'words', 1, 'binary', true :V)::text),
+    ('shingles2', simhash(body, 'shingles', 2 :V)::text),
+    ('shingles3tf', simhash(body, 'shingles', 3, 'tf' :V)::text),
+    ('chars3', simhash(body, 'chars', 3 :V)::text),
+    ('chars5log-num', simhash(body, 'chars', 5, 'log', true :V)::text),
     ('features', (SELECT md5(string_agg(feature || '/' || occurrences || '/' || weight || '/' || hash,
                                         ' ' ORDER BY hash, feature))
-                    FROM simhash_features(body))),
+                    FROM simhash_features(body, 'words' :V))),
     ('features-num', (SELECT md5(string_agg(feature || '/' || occurrences || '/' || weight || '/' || hash,
                                             ' ' ORDER BY hash, feature))
-                        FROM simhash_features(body, 'words', 1, 'tf', true)))) e(what, v);
+                        FROM simhash_features(body, 'words', 1, 'tf', true :V)))) e(what, v);
 SQL
 }
 
@@ -112,8 +119,10 @@ tar -C "$REPO_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude=
     --exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/src" -xf -
 chown -R "$RUN_USER" "$WORK/src"
 build_install
+# the working tree's SQL objects too (its functions may take other arguments)
+psql_ -c 'DROP EXTENSION simhash' -c 'CREATE EXTENSION simhash'
 say "computing with the working tree"
-compute tree
+compute tree "${VERSION:+, version => $VERSION}"
 
 say "comparing"
 psql_ -v ignore="$IGNORE" <<'SQL'

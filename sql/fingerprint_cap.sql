@@ -36,20 +36,20 @@ SET simhash.fast_path = off;
 SELECT simhash(body) = :'runs_fast' AS runs_icu_same,
        simhash(body, 'words', 1, 'tf') = :'tf_fast' AS tf_icu_same FROM capdoc;
 RESET simhash.fast_path;
--- The same through ICU.  Chinese: 200 sentences of 15 words (the number
+-- The same through ICU, version 3.  Chinese: 200 sentences of 15 words (the number
 -- is dropped), 的 three times in each: under tf W = 3,000 and cap = 135,
 -- under runs W = 45,000 and cap = 2,025, so the words of every sentence
 -- (200 times) are capped as well as 的.
 SELECT f AS features, w AS weighting,
        (SELECT s.occurrences || ' times, weight ' || s.weight
-          FROM simhash_features(body, f, 1, w) s WHERE s.feature = '的') AS de,
+          FROM simhash_features(body, f, 1, w, version => 3) s WHERE s.feature = '的') AS de,
        (SELECT max(s.occurrences) || ' times, weight ' || max(s.weight)
-          FROM simhash_features(body, f, 1, w) s WHERE s.feature = '内容') AS neirong
+          FROM simhash_features(body, f, 1, w, version => 3) s WHERE s.feature = '内容') AS neirong
   FROM (SELECT string_agg(format('第%s章的内容是关于数据库的索引和查询的优化。', i), E'\n') AS body
           FROM generate_series(1, 200) i) d,
        unnest(ARRAY['words', 'chars']) f, unnest(ARRAY['runs', 'tf']) w
- WHERE simhash(body, f, 1, w) IS DISTINCT FROM
-       (SELECT simhash_agg(feature, weight) FROM simhash_features(body, f, 1, w))
+ WHERE simhash(body, f, 1, w, version => 3) IS DISTINCT FROM
+       (SELECT simhash_agg(feature, weight) FROM simhash_features(body, f, 1, w, version => 3))
     OR f = 'words';
 
 -- Short texts: under tf the cap is 1 (W < 23), so repeats do not count;

@@ -98,9 +98,12 @@ SELECT length(s) > 300000 AS several_chunks,
 RESET simhash.fast_path;
 SELECT sum(occurrences) = 60000 AS every_word_once FROM long_doc, simhash_features(s, 'words', 1, 'tf');
 
--- Chinese across many chunks: every dictionary word of every sentence.
+-- Chinese across many chunks: every character (version 4), every
+-- dictionary word (version 3) of every sentence.
 SELECT count(*) AS features, min(occurrences), max(occurrences), min(weight), max(weight)
   FROM simhash_features(repeat('近似重复检测是搜索引擎的重要技术。', 20000));
+SELECT count(*) AS features, min(occurrences), max(occurrences), min(weight), max(weight)
+  FROM simhash_features(repeat('近似重复检测是搜索引擎的重要技术。', 20000), 'words', version => 3);
 
 -- No place to cut for 64 kB: cut anyway (a deterministic split of a junk
 -- "word"), never an error.
@@ -147,4 +150,37 @@ SELECT s, simhash(s) AS fp
  WHERE cp NOT BETWEEN x'D800'::int AND x'DFFF'::int;
 SET simhash.fast_path = off;
 SELECT count(*) AS strings, count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)) AS mismatches FROM bmp;
+RESET simhash.fast_path;
+
+-- Version 4's fast path for Chinese, Japanese and Korean (tokenizer_cjk.c)
+-- gives the tokens ICU does under version 4's definition: random strings of
+-- CJK characters with what normalization changes or composes next to them
+-- (half-width Katakana and its voiced mark, combining kana marks, Hangul
+-- jamo, compatibility ideographs, full-width letters, digits and
+-- punctuation), punctuation, and ASCII that joins or not.
+CREATE TEMP TABLE random_cjk AS
+SELECT i, string_agg(substr(CASE WHEN i % 3 = 0
+    THEN $$中文近似重复。，、“”（）：；　ab1.,' $$
+    ELSE $$中文日本語かがカガー々한국어ｶﾞﾞ゙゚ᅡᆨ豈ＡＺ０，．＇；＠＿！（「」。、“”—…　 ab1.,'@_-éß́ไทย$$ END,
+    1 + floor(pg_temp.rnd(i, j, 1) * CASE WHEN i % 3 = 0 THEN 24 ELSE 62 END)::int, 1), '' ORDER BY j) AS s
+  FROM generate_series(1, 20000) i, generate_series(1, 10) j GROUP BY i;
+CREATE TEMP TABLE cjk_fast AS
+SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)) AS features,
+       simhash(s) AS fp, simhash(s, 'chars', 3) AS chars, simhash(s, 'shingles', 2, 'tf') AS shingles,
+       simhash(s, 'words', version => 3) AS v3
+  FROM random_cjk;
+SET simhash.simd = off;
+CREATE TEMP TABLE cjk_scalar AS SELECT i, simhash(s) AS fp FROM random_cjk;
+RESET simhash.simd;
+SET simhash.fast_path = off;
+SELECT count(*) AS strings,
+       count(*) FILTER (WHERE f.features IS DISTINCT FROM
+         (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true))) AS token_mismatches,
+       count(*) FILTER (WHERE f.fp IS DISTINCT FROM simhash(s)) AS default_mismatches,
+       count(*) FILTER (WHERE c.fp IS DISTINCT FROM simhash(s)) AS scalar_mismatches,
+       count(*) FILTER (WHERE f.chars IS DISTINCT FROM simhash(s, 'chars', 3)) AS chars_mismatches,
+       count(*) FILTER (WHERE f.shingles IS DISTINCT FROM simhash(s, 'shingles', 2, 'tf')) AS shingles_mismatches,
+       count(*) FILTER (WHERE f.v3 IS DISTINCT FROM simhash(s, 'words', version => 3)) AS v3_mismatches,
+       count(*) FILTER (WHERE f.fp IS DISTINCT FROM f.v3) AS v3_v4_differ
+  FROM random_cjk r JOIN cjk_fast f USING (i) JOIN cjk_scalar c USING (i);
 RESET simhash.fast_path;

@@ -63,7 +63,16 @@ SELECT feature FROM simhash_features(text 'version 1.5 released 2024', 'words', 
 -- feature of a one-word text is the fingerprint (reproducible with
 -- `printf hello | xxhsum -H3`).
 SELECT hash, simhash(text 'Hello') = hash AS fingerprint_is_hash FROM simhash_features(text 'Hello');
-SELECT simhash(text '近似', 'words') AS chinese_word, (SELECT hash FROM simhash_features(text '近似'));
+SELECT simhash(text '近似', 'words', version => 3) AS chinese_word,
+       (SELECT hash FROM simhash_features(text '近似', 'words', version => 3));
+SELECT simhash(text '近', 'words') AS chinese_character, (SELECT hash FROM simhash_features(text '近'));
+-- Algorithm versions: 0 is the current one (4); 3 stays available.
+SELECT simhash(text 'Hello 近似', 'words', version => 0) = simhash(text 'Hello 近似') AS zero_is_current,
+       simhash(text 'Hello 近似', 'words', version => 4) = simhash(text 'Hello 近似') AS four_is_default,
+       simhash(text 'Hello 近似', 'words', version => 3) <> simhash(text 'Hello 近似') AS three_differs_on_chinese,
+       simhash(text 'Hello world', 'words', version => 3) = simhash(text 'Hello world') AS three_same_on_english;
+SELECT simhash(text 'x', 'words', version => 2);
+SELECT simhash(text 'x', 'words', version => 5);
 
 -- The fingerprint is the simhash of the features with their weights: the
 -- same from the introspection rows through every bring-your-own path.  The
@@ -114,12 +123,17 @@ SELECT feature FROM simhash_features(text 'Hi', 'chars', 5);
 SELECT feature FROM simhash_features(text 'Hello World', 'shingles', 3);
 SELECT simhash(text 'ab', 'chars', 3) IS NOT NULL AS short_has_fingerprint;
 
--- Mixed scripts: each script segmented by its own rules; Chinese and
--- Japanese words come from ICU's dictionaries, Thai too.
+-- Mixed scripts: each script segmented by its own rules; under version 4
+-- every Chinese, Japanese or Korean character is a token; under version 3
+-- Chinese and Japanese words come from ICU's dictionaries; Thai from ICU's
+-- in both.  Full-width and half-width forms are folded (NFKC).
 SELECT feature FROM simhash_features(text 'PostgreSQL近似重复检测，日本語のテキスト и русский текст ภาษาไทย');
+SELECT feature FROM simhash_features(text 'PostgreSQL近似重复检测，日本語のテキスト и русский текст ภาษาไทย', 'words', version => 3);
+SELECT string_agg(feature, '|') FROM simhash_features(text 'ｶﾀｶﾅ　ＡＢＣ１２３、한국어 텍스트。哈哈哈哈哈', 'words', numbers => true);
 -- Character n-grams join adjacent Chinese words, and put one space where
 -- punctuation or spaces separated tokens.
 SELECT string_agg(feature, '|') FROM simhash_features(text '近似重复。检测', 'chars', 2);
+SELECT string_agg(feature, '|') FROM simhash_features(text '近似重复。检测', 'chars', 2, version => 3);
 
 -- simhash_agg in parallel: partial states are combined; the result is the
 -- same as without workers (pairs are sorted before summing).

@@ -11,8 +11,10 @@
  *		stream of kept tokens, where one space stands for whatever separated
  *		two tokens that were not adjacent in the normalized text (spaces,
  *		punctuation, dropped tokens).  Tokens that ICU found adjacent, as
- *		words of a Chinese sentence are, are joined without a space, so the
- *		n-grams do not depend on where the dictionary put word boundaries.
+ *		words of a Chinese sentence are (version 3; Thai in both), are
+ *		joined without a space, so the n-grams do not depend on where the
+ *		dictionary put word boundaries; under version 4 the tokenizer hands
+ *		over a run of CJK characters as one token, after a gap.
  *	  A document with fewer than n tokens (code points) has one feature: all
  *	  of them.
  *	  The hash of a feature is XXH3-64 (seed 0) of its UTF-8 bytes, so
@@ -62,8 +64,13 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
 	FeatureExtractor *fx = palloc0(sizeof(FeatureExtractor));
 
 	fx->opts = *opts;
+	/*
+	 * Version 4's CJK bigrams are one feature per 3 bytes of text, not per
+	 * 6 or more like English words: size the tables for that.
+	 */
 	WeigherInit(&fx->w, opts->weighting, introspect,
-				opts->kind != FEATURES_CHARS && opts->n == 1, textbytes);
+				opts->kind != FEATURES_CHARS && opts->n == 1,
+				opts->version >= 4 ? 2 * textbytes : textbytes);
 	fx->rc = WeigherRunCounter(&fx->w);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)
 	{
@@ -200,6 +207,13 @@ FinishShort(FeatureExtractor *fx)
 		EmitShingle(fx, (int) fx->ntokens);
 	fx->ncp = fx->ntokens = 0;
 	WeigherFinish(&fx->w);
+}
+
+/* The options the extractor was created with. */
+const FingerprintOptions *
+FeatureExtractorOptions(FeatureExtractor *fx)
+{
+	return &fx->opts;
 }
 
 /*

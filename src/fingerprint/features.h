@@ -13,6 +13,7 @@ extern FeatureExtractor *FeatureExtractorCreate(const FingerprintOptions *opts,
 												bool introspect, int64 textbytes);
 extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
 									 int len, bool gap, bool newrun);
+extern const FingerprintOptions *FeatureExtractorOptions(FeatureExtractor *fx);
 extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
 extern TfCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
 extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);

@@ -120,7 +120,7 @@ ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 
 /*
  * The options of a call of f(text) or f(text, features, n, weighting,
- * numbers): the defaults, or the ones given.
+ * numbers, version): the defaults, or the ones given.
  */
 static FingerprintOptions
 OptionsOfCall(FunctionCallInfo fcinfo)
@@ -131,7 +131,9 @@ OptionsOfCall(FunctionCallInfo fcinfo)
 		FingerprintOptionsDefault(&opts);
 	else
 		FingerprintOptionsParse(&opts, PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2),
-								PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4));
+								PG_GETARG_TEXT_PP(3), PG_GETARG_BOOL(4),
+								/* SQL objects older than the library: 5 arguments */
+								PG_NARGS() > 5 ? PG_GETARG_INT32(5) : 0);
 	return opts;
 }
 
@@ -163,7 +165,7 @@ FingerprintUtf8(const char *utf8, size_t len, text *features, int32 n,
 	if (features == NULL)
 		FingerprintOptionsDefault(&opts);
 	else
-		FingerprintOptionsParse(&opts, features, n, weighting, numbers);
+		FingerprintOptionsParse(&opts, features, n, weighting, numbers, 0);
 	fx = FeatureExtractorCreate(&opts, false, (int64) len);
 	SegmentDocument(utf8, len, opts.numbers, fx);
 	return FeatureExtractorResult(fx, result);

@@ -17,6 +17,7 @@ FingerprintOptionsDefault(FingerprintOptions *opts)
 	opts->n = 1;
 	opts->weighting = WEIGHTING_RUNS;
 	opts->numbers = false;
+	opts->version = SIMHASH_ALGORITHM_VERSION;
 }
 
 /* The SQL names of the feature kinds and weightings, by enum value. */
@@ -59,12 +60,12 @@ DefaultN(FeatureKind kind)
 }
 
 /*
- * Fills *opts from the SQL arguments, raising invalid_parameter_value with
+ * Fills *opts from the SQL arguments (version 0: the current one), raising invalid_parameter_value with
  * a hint listing the valid values on anything unknown.
  */
 void
 FingerprintOptionsParse(FingerprintOptions *opts, text *kind, int32 n,
-						text *weighting, bool numbers)
+						text *weighting, bool numbers, int32 version)
 {
 	char	   *k = text_to_cstring(kind);
 	char	   *w = text_to_cstring(weighting);
@@ -94,6 +95,16 @@ FingerprintOptionsParse(FingerprintOptions *opts, text *kind, int32 n,
 	opts->weighting = (Weighting) weighting_index;
 
 	opts->numbers = numbers;
+
+	if (version != 0 &&
+		(version < SIMHASH_OLDEST_VERSION || version > SIMHASH_ALGORITHM_VERSION))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid algorithm version %d", version),
+				 errhint("Valid versions are %d to %d, or 0 for the current one (%d).",
+						 SIMHASH_OLDEST_VERSION, SIMHASH_ALGORITHM_VERSION,
+						 SIMHASH_ALGORITHM_VERSION)));
+	opts->version = version == 0 ? SIMHASH_ALGORITHM_VERSION : version;
 	pfree(k);
 	pfree(w);
 }

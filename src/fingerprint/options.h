@@ -13,7 +13,10 @@
  * than by an ICU upgrade, which simhash_algorithm_version() reports
  * separately) must bump it and the golden vectors together.
  */
-#define SIMHASH_ALGORITHM_VERSION 3
+#define SIMHASH_ALGORITHM_VERSION 4
+
+/* The oldest algorithm version simhash(text, ..., version) still computes. */
+#define SIMHASH_OLDEST_VERSION 3
 
 /* Largest n accepted for shingles and character n-grams. */
 #define SIMHASH_MAX_N 16
@@ -43,11 +46,15 @@ typedef struct FingerprintOptions
 	int			n;
 	Weighting	weighting;
 	bool		numbers;		/* keep tokens made of digits only? */
+	int			version;		/* algorithm version: 3 or 4 (see
+								 * tokenizer.c and weights.c for what
+								 * changed) */
 } FingerprintOptions;
 
 /* options.c */
 extern void FingerprintOptionsDefault(FingerprintOptions *opts);
 extern void FingerprintOptionsParse(FingerprintOptions *opts, text *kind,
-									int32 n, text *weighting, bool numbers);
+									int32 n, text *weighting, bool numbers,
+									int32 version);
 
 #endif							/* SIMHASH_FP_OPTIONS_H */

@@ -5,7 +5,8 @@
  *	  chunks and spans, and gives each ASCII stretch to an ASCII kernel and
  *	  each other piece to ICU.
  *
- * Tokens (algorithm version 3; the tokens are those of version 2):
+ * Tokens (algorithm version 3; the tokens are those of version 2; version 4
+ * differs only in runs of CJK characters, see tokenizer_cjk.c):
  *	  - the text (UTF-8) is normalized with ICU's NFKC_Casefold, which does
  *		not depend on any locale, collation or database setting, and
  *		segmented with ICU's word break iterator for the root locale (UAX
@@ -219,7 +220,10 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 			if (b < end && (unsigned char) s[b] < 0x80 && IsCut(s, a, b, len))
 				break;
 		}
-		SegmentIcu(st, s + a, b - a);
+		if (st->cjk != CJK_NONE)
+			SegmentPieceV4(st, s + a, b - a);
+		else
+			SegmentIcu(st, s + a, b - a);
 		p = x = b;
 	}
 	if (end > p)
@@ -242,6 +246,8 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 static void
 SegmentStateInit(SegmentState *st, bool numbers, FeatureExtractor *fx, int32 len)
 {
+	const FingerprintOptions *opts;
+
 	IcuOpen();
 	AsciiTablesInit();
 	memset(st, 0, sizeof(*st));
@@ -250,6 +256,9 @@ SegmentStateInit(SegmentState *st, bool numbers, FeatureExtractor *fx, int32 len
 	st->rc = FeatureExtractorRunCounter(fx);
 	st->tf = FeatureExtractorTfCounter(fx);
 	st->numbers = numbers;
+	opts = FeatureExtractorOptions(fx);
+	st->cjk = opts->version < 4 ? CJK_NONE :
+		opts->kind == FEATURES_CHARS ? CJK_RUNS : CJK_CHARS;
 	st->newrun = true;
 	st->tokencap = Min(len, CHUNK_BYTES) + 4;
 	st->token = palloc(st->tokencap);

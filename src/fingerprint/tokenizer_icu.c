@@ -28,8 +28,8 @@ static UBreakIterator *word_iter = NULL;
  * sentence with (commas, colons, semicolons, dashes, quotes, brackets) do
  * not; line breaks, sentence terminators, symbols and everything else do.
  */
-bool
-RunBreakSlow(UChar32 c)
+static bool
+RunBreakUncached(UChar32 c)
 {
 	if (u_isdigit(c))
 		return false;
@@ -44,6 +44,24 @@ RunBreakSlow(UChar32 c)
 		default:
 			return true;
 	}
+}
+
+/* The same, remembered for recent characters (CJK text's 。，“” ...). */
+bool
+RunBreakSlow(UChar32 c)
+{
+	static UChar32 cached_c[64];	/* 0: empty (ASCII is not cached) */
+	static bool cached_result[64];
+	int			slot = c & 63;
+
+	if (c < 128)
+		return RunBreakUncached(c);
+	if (cached_c[slot] != c)
+	{
+		cached_result[slot] = RunBreakUncached(c);
+		cached_c[slot] = c;
+	}
+	return cached_result[slot];
 }
 
 /* Opens the ICU objects on first use. */
@@ -109,6 +127,8 @@ SafeToCutAfter(UChar32 c)
 	if (c < 128)
 		return ascii_class[c] == AC_SPACE ||
 			(ascii_class[c] == AC_OTHER && c != '@');
+	if (IsCjk(c))				/* the common case in CJK text, without ICU */
+		return false;
 	return u_isUWhiteSpace(c) || PunctOnItsOwn(c);
 }
 
@@ -120,7 +140,7 @@ SafeToCutBefore(UChar32 c)
 
 	if (c < 0)
 		return false;
-	if (c < 128)
+	if (c < 128 || IsCjk(c))	/* CJK: starters, Word_Break not Extend */
 		return true;
 	wb = u_getIntPropertyValue(c, UCHAR_WORD_BREAK);
 	if (wb == U_WB_EXTEND || wb == U_WB_FORMAT || wb == U_WB_ZWJ)
@@ -172,33 +192,20 @@ CheckIcu(UErrorCode status, const char *what)
 				 errmsg("ICU %s failed: %s", what, u_errorName(status))));
 }
 
-/* Normalizes and segments a chunk with ICU. */
-void
-SegmentIcu(SegmentState *st, const char *s, int32 len)
+/*
+ * Segments st->norm[from..to) with the word break iterator, as a text of
+ * its own, and passes the kept tokens on.
+ */
+static void
+SegmentIcuWords(SegmentState *st, int32 from, int32 to)
 {
-	UErrorCode status = U_ZERO_ERROR;
-	int32		n16;
-	int32		nnorm;
+	UErrorCode	status = U_ZERO_ERROR;
+	const UChar *norm = st->norm + from;
 	int32		start,
 				end,
 				prev_end = -1;
 
-	Reserve((void **) &st->utf16, &st->utf16cap, len + 1, sizeof(UChar));
-	u_strFromUTF8WithSub(st->utf16, st->utf16cap, &n16, s, len, 0xFFFD, NULL, &status);
-	CheckIcu(status, "conversion from UTF-8");
-
-	Reserve((void **) &st->norm, &st->normcap, n16 + n16 / 2 + 16, sizeof(UChar));
-	nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
-	if (status == U_BUFFER_OVERFLOW_ERROR)
-	{
-		status = U_ZERO_ERROR;
-		Reserve((void **) &st->norm, &st->normcap, nnorm + 1, sizeof(UChar));
-		nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
-	}
-	CheckIcu(status, "normalization");
-
-	Reserve((void **) &st->token, &st->tokencap, 3 * nnorm + 4, 1);
-	ubrk_setText(word_iter, st->norm, nnorm, &status);
+	ubrk_setText(word_iter, norm, to - from, &status);
 	CheckIcu(status, "word segmentation");
 
 	start = ubrk_first(word_iter);
@@ -215,7 +222,7 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 		{
 			UChar32		c;
 
-			U16_NEXT(st->norm, i, end, c);
+			U16_NEXT(norm, i, end, c);
 			if (!keep && (u_isalpha(c) || (st->numbers && u_isdigit(c))))
 				keep = true;
 			if (c == last)
@@ -243,11 +250,75 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 			{
 				UChar32		c;
 
-				U16_NEXT(st->norm, i, end, c);
+				U16_NEXT(norm, i, end, c);
 				st->newrun |= RunBreak(c);
 			}
 		}
 	}
 	/* don't leave ICU pointing into memory about to be freed */
 	ubrk_setText(word_iter, NULL, 0, &status);
+}
+
+/*
+ * Normalizes and segments a chunk with ICU.  Under version 4 the runs of
+ * CJK characters of the normalized text give their bigrams (tokenizer_cjk.c)
+ * and the pieces between them are segmented each on its own.
+ */
+void
+SegmentIcu(SegmentState *st, const char *s, int32 len)
+{
+	UErrorCode	status = U_ZERO_ERROR;
+	int32		n16;
+	int32		nnorm;
+	int32		piece = 0;		/* start of the piece before the next run */
+	int32		i = 0;
+
+	Reserve((void **) &st->utf16, &st->utf16cap, len + 1, sizeof(UChar));
+	u_strFromUTF8WithSub(st->utf16, st->utf16cap, &n16, s, len, 0xFFFD, NULL, &status);
+	CheckIcu(status, "conversion from UTF-8");
+
+	Reserve((void **) &st->norm, &st->normcap, n16 + n16 / 2 + 16, sizeof(UChar));
+	nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	if (status == U_BUFFER_OVERFLOW_ERROR)
+	{
+		status = U_ZERO_ERROR;
+		Reserve((void **) &st->norm, &st->normcap, nnorm + 1, sizeof(UChar));
+		nnorm = unorm2_normalize(nfkc_cf, st->utf16, n16, st->norm, st->normcap, &status);
+	}
+	CheckIcu(status, "normalization");
+
+	Reserve((void **) &st->token, &st->tokencap, 3 * nnorm + 4, 1);
+	if (st->cjk == CJK_NONE)
+	{
+		SegmentIcuWords(st, 0, nnorm);
+		return;
+	}
+	while (i < nnorm)
+	{
+		int32		at = i;
+		UChar32		c;
+
+		U16_NEXT(st->norm, i, nnorm, c);
+		if (!IsCjk(c))
+			continue;
+		if (at > piece)
+			SegmentIcuWords(st, piece, at);
+		CjkRunAdd(st, c);
+		for (;;)
+		{
+			int32		j = i;
+
+			if (i >= nnorm)
+				break;
+			U16_NEXT(st->norm, j, nnorm, c);
+			if (!IsCjk(c))
+				break;
+			CjkRunAdd(st, c);
+			i = j;
+		}
+		CjkRunEnd(st);
+		piece = i;
+	}
+	if (nnorm > piece)
+		SegmentIcuWords(st, piece, nnorm);
 }

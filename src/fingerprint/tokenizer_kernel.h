@@ -102,6 +102,7 @@ struct SegmentState
 	TfCounter  *tf;
 	AsciiKernel ascii;			/* the kernel, chosen per document */
 	bool		numbers;
+	uint8		cjk;			/* CJK_*: what runs of CJK characters give */
 	bool		newrun;			/* a run break since the last kept token? */
 	char	   *token;			/* a token in UTF-8 */
 	int32		tokencap;
@@ -113,6 +114,13 @@ struct SegmentState
 	int32	   *breaks;			/* offsets of its first bytes, ascending */
 	int32		nbreaks;
 	int32		breakcap;
+	/* the current run of CJK characters (tokenizer_cjk.c) */
+	UChar32		cjkprev;		/* its last code point */
+	int32		cjkcount;		/* its code points so far (CJK_RUNS) */
+	int32		cjkrepeat;		/* how often cjkprev repeats at its end */
+	char	   *cjkrun;			/* CJK_RUNS: the run in UTF-8 */
+	int32		cjkrunlen;
+	int32		cjkruncap;
 #ifdef USE_SSE2_SEGMENTER
 	/* SIMD kernels: the span lower-cased, and bitmaps of its bytes */
 	char	   *lower;			/* the span lower-cased: lowerbuf + LOWER_PAD */
@@ -122,6 +130,42 @@ struct SegmentState
 	int32		maskcap;
 #endif
 };
+
+/*
+ * What a run of CJK characters gives (algorithm version 4; version 3 has
+ * no such runs: ICU's dictionaries segment them like any other text).
+ */
+#define CJK_NONE		0		/* version 3 */
+#define CJK_CHARS		1		/* each character a token (words, shingles) */
+#define CJK_RUNS		2		/* one token, the whole run (chars) */
+
+/*
+ * Is c, a code point of normalized text, a CJK character of version 4's
+ * runs?  Han (the CJK Unified Ideographs of the BMP, extension A and the
+ * supplementary planes' extensions, and 々 〇), Hiragana, Katakana (with ー
+ * and the small letters of U+31F0..U+31FF) and Hangul syllables: all of
+ * them are left alone by NFKC_Casefold and compose with nothing that
+ * precedes them.  Not the compatibility ideographs, the half-width forms or
+ * the Hangul jamo, which normalization may change or compose.
+ */
+static inline bool
+IsCjk(UChar32 c)
+{
+	if (c < 0x3005)
+		return false;
+	if (c <= 0x9FFF)
+		return c >= 0x4E00 ||
+			(c >= 0x3400 && c <= 0x4DBF) ||
+			(c >= 0x3041 && c <= 0x3096) ||
+			(c >= 0x309D && c <= 0x309E) ||
+			(c >= 0x30A1 && c <= 0x30FA) ||
+			(c >= 0x30FC && c <= 0x30FE) ||
+			(c >= 0x31F0 && c <= 0x31FF) ||
+			c == 0x3005 || c == 0x3007;
+	return (c >= 0xAC00 && c <= 0xD7A3) ||
+		(c >= 0x20000 && c <= 0x2EE5F) ||
+		(c >= 0x30000 && c <= 0x323AF);
+}
 
 /* Makes *buf hold at least need units of size elem (contents are lost). */
 static inline void
@@ -151,6 +195,11 @@ extern TOKENIZER_INTERNAL bool AsciiKernelAvx512Supported(void);
 extern TOKENIZER_INTERNAL void SegmentAsciiAvx2(SegmentState *st, const char *s, int32 len);
 extern TOKENIZER_INTERNAL void SegmentAsciiAvx512(SegmentState *st, const char *s, int32 len);
 #endif
+
+/* tokenizer_cjk.c */
+extern TOKENIZER_INTERNAL void CjkRunAdd(SegmentState *st, UChar32 c);
+extern TOKENIZER_INTERNAL void CjkRunEnd(SegmentState *st);
+extern TOKENIZER_INTERNAL void SegmentPieceV4(SegmentState *st, const char *s, int32 len);
 
 /* tokenizer_icu.c */
 extern TOKENIZER_INTERNAL void IcuOpen(void);

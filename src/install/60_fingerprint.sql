@@ -1,5 +1,6 @@
--- Fingerprinting text (algorithm version 2: ICU normalization and word
--- segmentation), features the caller brings, introspection, and versions.
+-- Fingerprinting text (algorithm version 4 by default, 3 by option: ICU
+-- normalization and word segmentation, character bigrams for CJK in 4),
+-- features the caller brings, introspection, and versions.
 --
 -- simhash(text) takes one argument and no defaults: a function with the same
 -- first argument and all-defaulted options would make simhash(body)
@@ -12,11 +13,12 @@ CREATE FUNCTION simhash(text) RETURNS simhash
 COMMENT ON FUNCTION simhash(text) IS 'simhash fingerprint of a document with the default options, simhash(body, ''words'', 1, ''runs'', false): ICU-normalized words, each occurrence weighted by the length of its run of text; NULL when the text has no words';
 
 CREATE FUNCTION simhash(body text, features text, n integer DEFAULT 0,
-                        weighting text DEFAULT 'runs', numbers boolean DEFAULT false)
+                        weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
+                        version integer DEFAULT 0)
 	RETURNS simhash
 	AS 'MODULE_PATHNAME', 'simhash_text_options'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
-COMMENT ON FUNCTION simhash(text, text, integer, text, boolean) IS 'simhash fingerprint of a document: features ''words'', ''shingles'' or ''chars'' (n words or characters, 0 for the default), weighting ''runs'' (default), ''tf'', ''binary'' or ''log'', numbers keeps tokens of digits; NULL when the text has no feature';
+COMMENT ON FUNCTION simhash(text, text, integer, text, boolean, integer) IS 'simhash fingerprint of a document: features ''words'', ''shingles'' or ''chars'' (n words or characters, 0 for the default), weighting ''runs'' (default), ''tf'', ''binary'' or ''log'', numbers keeps tokens of digits, version the algorithm version (0 for the current one, 3 for the previous one); NULL when the text has no feature';
 
 CREATE FUNCTION simhash_features(body text,
                                  OUT feature text, OUT occurrences bigint,
@@ -28,12 +30,13 @@ COMMENT ON FUNCTION simhash_features(text) IS 'features, occurrences, weights an
 
 CREATE FUNCTION simhash_features(body text, features text, n integer DEFAULT 0,
                                  weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
+                                 version integer DEFAULT 0,
                                  OUT feature text, OUT occurrences bigint,
                                  OUT weight float8, OUT hash simhash)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'simhash_features_options'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500 ROWS 100;
-COMMENT ON FUNCTION simhash_features(text, text, integer, text, boolean) IS 'features, occurrences, weights and feature hashes that simhash(text, features, n, weighting, numbers) uses for a document';
+COMMENT ON FUNCTION simhash_features(text, text, integer, text, boolean, integer) IS 'features, occurrences, weights and feature hashes that simhash(text, features, n, weighting, numbers, version) uses for a document';
 
 CREATE FUNCTION simhash(features text[]) RETURNS simhash
 	AS 'MODULE_PATHNAME', 'simhash_text_array'
@@ -88,7 +91,7 @@ COMMENT ON AGGREGATE simhash_agg(text, float8) IS 'simhash fingerprint of weight
 
 CREATE FUNCTION simhash_algorithm_version() RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash_algorithm_version() IS 'what simhash(text) fingerprints depend on: the algorithm version and the ICU major version, e.g. simhash-3/icu72; stored fingerprints stay valid while it is unchanged';
+COMMENT ON FUNCTION simhash_algorithm_version() IS 'what simhash(text) fingerprints depend on: the algorithm version and the ICU major version, e.g. simhash-4/icu72; stored fingerprints stay valid while it is unchanged';
 
 CREATE FUNCTION simhash_version() RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

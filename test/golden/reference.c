@@ -1,7 +1,7 @@
 /*
  * reference.c
  *	  An independent, deliberately naive implementation of simhash(text)
- *	  algorithm version 3, used to compute the golden vectors.
+ *	  algorithm versions 3 and 4, used to compute the golden vectors.
  *
  * It shares no code with the extension: it normalizes the whole text with
  * ICU at once (no chunks), segments it with one ICU word break iterator
@@ -14,6 +14,12 @@
  * What it shares with the extension is only the specification (see
  * src/fingerprint/tokenizer.c and src/fingerprint/features.c) and the two
  * libraries: ICU and xxHash.
+ *
+ * Version 4 (the default; "reference 3" computes version 3) differs only in
+ * the tokens: every maximal run of CJK characters of the normalized text
+ * (is_cjk) is cut out of it and gives each of its characters as a token
+ * (the whole run as one token under features 'chars'), and the pieces
+ * between the runs are segmented by ICU each as a text of its own.
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
@@ -99,39 +105,67 @@ breaks_run(UChar32 c)
 	}
 }
 
-/* Segments the whole document into kept tokens. */
-static Token *
-tokenize(const char *text, bool numbers, int *ntokens)
+/* The version computed: 3 or 4 (the first argument; default 4). */
+static int	version = 4;
+/* Features 'chars' (under version 4 a CJK run is then one token). */
+static bool chars_kind = false;
+
+/*
+ * Version 4's CJK characters: Han (U+3400..U+4DBF, U+4E00..U+9FFF,
+ * U+20000..U+2EE5F, U+30000..U+323AF, U+3005, U+3007), Hiragana
+ * (U+3041..U+3096, U+309D..U+309E), Katakana (U+30A1..U+30FA,
+ * U+30FC..U+30FE, U+31F0..U+31FF), Hangul syllables (U+AC00..U+D7A3).
+ */
+static bool
+is_cjk(UChar32 c)
+{
+	static const UChar32 ranges[][2] = {
+		{0x3005, 0x3005}, {0x3007, 0x3007}, {0x3041, 0x3096}, {0x309D, 0x309E},
+		{0x30A1, 0x30FA}, {0x30FC, 0x30FE}, {0x31F0, 0x31FF}, {0x3400, 0x4DBF},
+		{0x4E00, 0x9FFF}, {0xAC00, 0xD7A3}, {0x20000, 0x2EE5F}, {0x30000, 0x323AF}};
+
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (c >= ranges[i][0] && c <= ranges[i][1])
+			return true;
+	return false;
+}
+
+typedef struct TokenList
+{
+	Token	   *toks;
+	int			n;
+	int			cap;
+	bool		newrun;
+} TokenList;
+
+static void
+push(TokenList *tl, char *s, int len, bool gap)
+{
+	if (tl->n == tl->cap)
+	{
+		tl->cap = tl->cap ? 2 * tl->cap : 64;
+		tl->toks = realloc(tl->toks, sizeof(Token) * tl->cap);
+	}
+	tl->toks[tl->n].s = s;
+	tl->toks[tl->n].len = len;
+	tl->toks[tl->n].gap = gap;
+	tl->toks[tl->n].newrun = tl->newrun;
+	tl->n++;
+	tl->newrun = false;
+}
+
+/* Segments norm[0..nn), a text of its own, with ICU's word break rules. */
+static void
+segment_words(const UChar *norm, int32_t nn, bool numbers, TokenList *tl)
 {
 	UErrorCode	st = U_ZERO_ERROR;
-	int32_t		n16,
-				nn;
-	UChar	   *u16,
-			   *norm;
-	const UNormalizer2 *nfkc = unorm2_getNFKCCasefoldInstance(&st);
-	UBreakIterator *bi;
-	Token	   *toks = NULL;
-	int			ntok = 0,
-				cap = 0;
+	UBreakIterator *bi = ubrk_open(UBRK_WORD, "", norm, nn, &st);
 	int32_t		start,
 				end,
 				prev_end = -1;
-	bool		newrun = true;
 
-	u_strFromUTF8WithSub(NULL, 0, &n16, text, -1, 0xFFFD, NULL, &st);
-	st = U_ZERO_ERROR;
-	u16 = malloc(sizeof(UChar) * (n16 + 1));
-	u_strFromUTF8WithSub(u16, n16 + 1, &n16, text, -1, 0xFFFD, NULL, &st);
-	nn = unorm2_normalize(nfkc, u16, n16, NULL, 0, &st);
-	st = U_ZERO_ERROR;
-	norm = malloc(sizeof(UChar) * (nn + 1));
-	nn = unorm2_normalize(nfkc, u16, n16, norm, nn + 1, &st);
-	if (U_FAILURE(st))
-		die("normalization failed");
-	bi = ubrk_open(UBRK_WORD, "", norm, nn, &st);
 	if (U_FAILURE(st))
 		die("ubrk_open failed");
-
 	start = ubrk_first(bi);
 	for (end = ubrk_next(bi); end != UBRK_DONE; start = end, end = ubrk_next(bi))
 	{
@@ -157,7 +191,7 @@ tokenize(const char *text, bool numbers, int *ntokens)
 
 				U16_NEXT(norm, i, end, c);
 				if (breaks_run(c))
-					newrun = true;
+					tl->newrun = true;
 			}
 			free(out);
 			continue;
@@ -176,24 +210,113 @@ tokenize(const char *text, bool numbers, int *ntokens)
 			}
 			U8_APPEND_UNSAFE(out, len, c);
 		}
-		if (ntok == cap)
-		{
-			cap = cap ? 2 * cap : 64;
-			toks = realloc(toks, sizeof(Token) * cap);
-		}
-		toks[ntok].s = out;
-		toks[ntok].len = len;
-		toks[ntok].gap = start != prev_end;
-		toks[ntok].newrun = newrun;
-		ntok++;
-		newrun = false;
+		push(tl, out, len, start != prev_end);
 		prev_end = end;
 	}
 	ubrk_close(bi);
+}
+
+/*
+ * Version 4: a run of CJK characters norm[0..nn) gives each character as a
+ * token (more than MAX_RUN equal ones in a row count MAX_RUN times), or
+ * under features 'chars' the whole run as one token.
+ */
+static void
+segment_cjk_run(const UChar *norm, int32_t nn, TokenList *tl)
+{
+	char	   *whole = malloc(4 * nn + 1);
+	int			wlen = 0;
+	UChar32		last = -1;
+	int			run = 0;
+
+	for (int32_t i = 0; i < nn;)
+	{
+		UChar32		c;
+
+		U16_NEXT(norm, i, nn, c);
+		if (c == last && ++run > MAX_RUN)
+			continue;
+		if (c != last)
+		{
+			last = c;
+			run = 1;
+		}
+		if (chars_kind)
+			U8_APPEND_UNSAFE(whole, wlen, c);
+		else
+		{
+			char	   *one = malloc(5);
+			int			len = 0;
+
+			U8_APPEND_UNSAFE(one, len, c);
+			push(tl, one, len, true);
+		}
+	}
+	if (chars_kind)
+		push(tl, whole, wlen, true);
+	else
+		free(whole);
+}
+
+/* Segments the whole document into kept tokens. */
+static Token *
+tokenize(const char *text, bool numbers, int *ntokens)
+{
+	UErrorCode	st = U_ZERO_ERROR;
+	int32_t		n16,
+				nn;
+	UChar	   *u16,
+			   *norm;
+	const UNormalizer2 *nfkc = unorm2_getNFKCCasefoldInstance(&st);
+	TokenList	tl = {NULL, 0, 0, true};
+
+	u_strFromUTF8WithSub(NULL, 0, &n16, text, -1, 0xFFFD, NULL, &st);
+	st = U_ZERO_ERROR;
+	u16 = malloc(sizeof(UChar) * (n16 + 1));
+	u_strFromUTF8WithSub(u16, n16 + 1, &n16, text, -1, 0xFFFD, NULL, &st);
+	nn = unorm2_normalize(nfkc, u16, n16, NULL, 0, &st);
+	st = U_ZERO_ERROR;
+	norm = malloc(sizeof(UChar) * (nn + 1));
+	nn = unorm2_normalize(nfkc, u16, n16, norm, nn + 1, &st);
+	if (U_FAILURE(st))
+		die("normalization failed");
+
+	if (version < 4)
+		segment_words(norm, nn, numbers, &tl);
+	else
+	{
+		/* alternate pieces: not CJK, CJK, not CJK ... */
+		int32_t		from = 0;
+
+		while (from < nn)
+		{
+			int32_t		to = from;
+			bool		cjk;
+			UChar32		c;
+			int32_t		k = from;
+
+			U16_NEXT(norm, k, nn, c);
+			cjk = is_cjk(c);
+			while (to < nn)
+			{
+				int32_t		j = to;
+
+				U16_NEXT(norm, j, nn, c);
+				if (is_cjk(c) != cjk)
+					break;
+				to = j;
+			}
+			if (cjk)
+				segment_cjk_run(norm + from, to - from, &tl);
+			else
+				segment_words(norm + from, to - from, numbers, &tl);
+			from = to;
+		}
+	}
 	free(u16);
 	free(norm);
-	*ntokens = ntok;
-	return toks;
+	*ntokens = tl.n;
+	return tl.toks;
 }
 
 static int
@@ -453,7 +576,7 @@ write_field(const char *s)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	static char body[1 << 20];
 	char		kind[64],
@@ -463,6 +586,10 @@ main(void)
 				line[256];
 	bool		header = true;
 
+	if (argc > 1)
+		version = atoi(argv[1]);
+	if (version != 3 && version != 4)
+		die("the version must be 3 or 4");
 	for (;;)
 	{
 		int			c = read_field(stdin, body, sizeof(body));
@@ -484,6 +611,7 @@ main(void)
 		}
 		write_field(body);
 		printf(",%s,%s,%s,%s,", kind, n, weighting, numbers);
+		chars_kind = strcmp(kind, "chars") == 0;
 		if (fingerprint(body, kind, atoi(n), weighting, numbers[0] == 't', &fp))
 			printf("%016llx", (unsigned long long) fp);
 		putchar('\n');

@@ -5,6 +5,8 @@
 # streams (bytes and run-break flags) and the hashes the kernels count
 # themselves (the RunCounter and TfCounter they fill) with the reference's.
 # Kernels the CPU lacks are skipped, with a note.  No server is needed.
+# (Version 4's CJK fast path, tokenizer_cjk.c, is linked in because the ICU
+# path calls it; the regression test fingerprint_icu compares it with ICU.)
 use strict;
 use warnings;
 use PostgreSQL::Test::Utils;
@@ -20,7 +22,8 @@ my $icu = `pkg-config --cflags --libs icu-uc 2>/dev/null`;
 $icu = '-licuuc -licudata' if $? != 0 || $icu !~ /\S/;
 
 my @sources = map { "src/fingerprint/$_.c" }
-  qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu weights lanes);
+  qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu tokenizer_cjk
+     weights lanes);
 my $bin = PostgreSQL::Test::Utils::tempdir() . '/tokenizer_kernels';
 my ($stdout, $stderr);
 my $built = IPC::Run::run(

@@ -90,10 +90,21 @@ for my $from (@released)
 		CREATE INDEX docs_fp ON docs USING simhash (fp);
 		CREATE VIEW near_first AS
 		SELECT id FROM docs WHERE fp <-> (SELECT fp FROM docs WHERE id = 1) <= 3;
+		-- a generated column over an option function whose arguments change
+		CREATE TABLE shingled (body text,
+		                       fp simhash GENERATED ALWAYS AS (simhash(body, 'shingles')) STORED);
+		INSERT INTO shingled (body) VALUES ('a page of text made of a few words');
 	});
 	check_answers($db, "$from before the upgrade");
 
-	$node->safe_psql($db, 'ALTER EXTENSION simhash UPDATE');
+	my ($rc, $out, $err) = $node->psql($db, 'ALTER EXTENSION simhash UPDATE');
+	is($rc, 0, "$from: ALTER EXTENSION simhash UPDATE succeeds with user objects on old functions");
+	like($err, qr/kept as simhash_0_1_0, outside the extension/,
+		"$from: a function still in use is kept outside the extension, with a warning");
+	is($node->safe_psql($db, q{
+		INSERT INTO shingled (body) VALUES ('a page of text made of a few words');
+		SELECT count(DISTINCT fp) || ' ' || bool_and(fp = simhash(body, 'shingles')) FROM shingled}),
+		'1 true', "$from: the generated column on the kept function still computes what the new one does");
 	my $upgraded = $node->safe_psql($db, $catalog_sql);
 	like($upgraded, qr/^extension simhash: version=\Q$current\E /m, "$from: updated to $current");
 

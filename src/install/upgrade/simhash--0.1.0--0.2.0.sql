@@ -120,3 +120,61 @@ CREATE FUNCTION simhash_clusters(tbl regclass, fp_column name, k integer,
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL RESTRICTED
 	COST 1000000 ROWS 100000;
 COMMENT ON FUNCTION simhash_clusters(regclass, name, integer, name, text) IS 'every row of tbl with its cluster''s representative and the distance to it: connected components of the pairs within k bits (representative: smallest id), or leader clustering in id order (method => ''leaders'')';
+
+-- ---- src/install/60_fingerprint.sql: the option functions gain `version`
+-- (algorithm version 4 is the default; 0 = current, 3 = 0.1.0's algorithm).
+-- A function's arguments cannot change in place, and keeping the 5-argument
+-- one beside the 6-argument one would make simhash(body, 'words') ambiguous.
+-- So the old one goes.  Where a user object uses it (a generated column, an
+-- index expression, a view), dropping it would fail or destroy that object:
+-- it is then detached from the extension and renamed, so the object keeps
+-- working (the library computes the current version for it, as it does for
+-- simhash(text)), and a WARNING says how to move the object to the new
+-- function and drop the old one (doc/upgrading.md).
+DO $upgrade$
+DECLARE
+	old regprocedure;
+	newname text;
+BEGIN
+	FOREACH old IN ARRAY ARRAY['simhash(text,text,integer,text,boolean)'::regprocedure,
+	                           'simhash_features(text,text,integer,text,boolean)'::regprocedure]
+	LOOP
+		IF EXISTS (SELECT 1 FROM pg_depend d
+		            WHERE d.refclassid = 'pg_proc'::regclass AND d.refobjid = old
+		              AND d.deptype = 'n')
+		THEN
+			newname := (SELECT proname FROM pg_proc WHERE oid = old) || '_0_1_0';
+			EXECUTE format('ALTER EXTENSION simhash DROP FUNCTION %s', old);
+			EXECUTE format('ALTER FUNCTION %s RENAME TO %I', old, newname);
+			RAISE WARNING 'simhash 0.2.0: % is still used by other objects; kept as %, outside the extension',
+				old, newname
+				USING HINT = 'Recreate those objects with the new function (it takes a version argument), then drop '
+				             || newname || ': see doc/upgrading.md.';
+		ELSE
+			EXECUTE format('DROP FUNCTION %s', old);
+		END IF;
+	END LOOP;
+END
+$upgrade$;
+
+CREATE FUNCTION simhash(body text, features text, n integer DEFAULT 0,
+                        weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
+                        version integer DEFAULT 0)
+	RETURNS simhash
+	AS 'MODULE_PATHNAME', 'simhash_text_options'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
+COMMENT ON FUNCTION simhash(text, text, integer, text, boolean, integer) IS 'simhash fingerprint of a document: features ''words'', ''shingles'' or ''chars'' (n words or characters, 0 for the default), weighting ''runs'' (default), ''tf'', ''binary'' or ''log'', numbers keeps tokens of digits, version the algorithm version (0 for the current one, 3 for the previous one); NULL when the text has no feature';
+
+CREATE FUNCTION simhash_features(body text, features text, n integer DEFAULT 0,
+                                 weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
+                                 version integer DEFAULT 0,
+                                 OUT feature text, OUT occurrences bigint,
+                                 OUT weight float8, OUT hash simhash)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'simhash_features_options'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500 ROWS 100;
+COMMENT ON FUNCTION simhash_features(text, text, integer, text, boolean, integer) IS 'features, occurrences, weights and feature hashes that simhash(text, features, n, weighting, numbers, version) uses for a document';
+
+COMMENT ON FUNCTION simhash_algorithm_version() IS 'what simhash(text) fingerprints depend on: the algorithm version and the ICU major version, e.g. simhash-4/icu72; stored fingerprints stay valid while it is unchanged';
+COMMENT ON FUNCTION simhash(text) IS 'simhash fingerprint of a document with the default options, simhash(body, ''words'', 1, ''runs'', false): ICU-normalized words, each occurrence weighted by the length of its run of text; NULL when the text has no words';
+COMMENT ON FUNCTION simhash_features(text) IS 'features, occurrences, weights and feature hashes that simhash(text) uses for a document, in order of first occurrence';

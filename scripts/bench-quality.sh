@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Quality benchmark of simhash(text) per algorithm version (not part of the
+# test suite): near-duplicate sets built from real text in Debian packages
+# (bench/make_quality_sets.py: a tuning set from the Debian handbook and a
+# held-out set from the Debian Reference in English, Simplified and
+# Traditional Chinese, the Chinese manual pages and the Debian Edu manual),
+# scored per set, language and perturbation (ad block, small edits, mirror,
+# combined) at k = 3 for algorithm versions 3 and 4; and the rate at which
+# unrelated long documents (manual pages of 8,000 characters or more and the
+# Debian Reference's chapters; word 5-shingle Jaccard < 0.1) land within 3
+# bits, per million pairs, and how many such pairs are both 30,000
+# characters or longer.  Also an experiment for the next version's weighting
+# (v4-damped, see CONFIGS).  Speed against md5 in the same run:
+# scripts/bench-speed.sh.
+#
+# Usage: sudo scripts/bench-quality.sh [ARTICLES_PER_SET_AND_LANGUAGE] [LONG_MAN_PAGES]
+# Honours PG_CONFIG like scripts/test.sh.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+ARTICLES=${1:-200}
+LONG=${2:-1200}
+install_deps
+install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
+                 debian-reference-zh-tw manpages-zh manpages manpages-dev man-db python3
+make_workdir
+build_install
+start_cluster "-c shared_buffers=256MB -c max_parallel_workers_per_gather=0"
+
+say "generating the sets ($ARTICLES articles per set and language, up to $LONG long manual pages)"
+mkdir -p "$WORK/q"
+python3 "$REPO_ROOT/bench/make_quality_sets.py" "$WORK/q" "$ARTICLES" "$LONG"
+chown -R "$RUN_USER" "$WORK/q"
+
+python3 "$REPO_ROOT/bench/frequent_words.py" > "$WORK/q/frequent.tsv"
+chown "$RUN_USER" "$WORK/q/frequent.tsv"
+
+# Algorithm versions compared: name and the simhash() call on column body.
+# v4-damped is an experiment computed in SQL, not an algorithm version: the
+# weights of simhash_features(body) (version 4) multiplied by
+# min(1, sqrt(0.003 / share)) for the 400 most frequent words of each
+# language (bench/frequent_words.py, from the tuning set's text only) and
+# by sqrt(occurrences), fingerprinted with simhash(text[], float8[]).
+CONFIGS="
+v3|simhash(body, 'words', version => 3)
+v4|simhash(body)
+v4-damped|(SELECT simhash(array_agg(f.feature), array_agg(f.weight * sqrt(f.occurrences) * coalesce(least(1, sqrt(0.003 / w.share)), 1))) FROM simhash_features(body, 'words') f LEFT JOIN frequent w ON w.word = f.feature)
+"
+fill=""
+while IFS='|' read -r name call; do
+    [ -n "$name" ] || continue
+    fill="$fill INSERT INTO fps SELECT '$name', doc_id, $call FROM docs;
+               INSERT INTO lfps SELECT '$name', doc_id, $call FROM long;"
+done <<< "$CONFIGS"
+
+say "fingerprinting and scoring"
+psql_ <<SQL
+CREATE EXTENSION simhash;
+SELECT simhash_algorithm_version();
+CREATE TABLE docs (doc_id int PRIMARY KEY, set text, lang text, base text, variant text,
+                   template int, body text);
+CREATE TABLE pairs (a int, b int, label int, kind text);
+CREATE TABLE long (doc_id int PRIMARY KEY, lang text, source text, body text);
+\copy docs FROM '$WORK/q/docs.tsv'
+\copy pairs FROM '$WORK/q/pairs.tsv'
+\copy long FROM '$WORK/q/long.tsv'
+CREATE TABLE frequent (lang text, word text, share float8);
+\copy frequent FROM '$WORK/q/frequent.tsv'
+CREATE INDEX ON frequent (word);
+CREATE TABLE fps (config text, doc_id int, fp simhash);
+CREATE TABLE lfps (config text, doc_id int, fp simhash);
+$fill
+CREATE INDEX ON fps (config, doc_id);
+ANALYZE;
+
+\echo
+\echo Labelled pairs per set, language and kind
+SELECT d.set, d.lang, p.kind, p.label, count(*) FROM pairs p JOIN docs d ON d.doc_id = p.a
+ GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 4 DESC, 3;
+
+CREATE TABLE dist AS
+SELECT f1.config, d.set, d.lang, p.kind, p.label, f1.fp <-> f2.fp AS d
+  FROM pairs p JOIN docs d ON d.doc_id = p.a
+  JOIN fps f1 ON f1.doc_id = p.a JOIN fps f2 ON f2.doc_id = p.b AND f2.config = f1.config;
+
+\echo
+\echo F1, precision and recall at k = 3, and the share of each kind of pair within 3 bits
+\echo (recall for the positives, false matches for the negatives half and other)
+SELECT config, set, lang,
+       to_char(2.0 * tp / nullif(2 * tp + fp + (pos - tp), 0), 'FM0.000') AS "F1@3",
+       to_char(tp::numeric / nullif(tp + fp, 0), 'FM0.000') AS "P@3",
+       to_char(tp::numeric / pos, 'FM0.000') AS "R@3",
+       (SELECT string_agg(kind || ' ' || to_char(h, 'FM0.00'), ', ' ORDER BY label DESC, kind)
+          FROM (SELECT kind, label, avg((d <= 3)::int) AS h FROM dist x
+                 WHERE x.config = s.config AND x.set = s.set AND x.lang = s.lang GROUP BY 1, 2) k) AS "within 3"
+  FROM (SELECT config, set, lang,
+               count(*) FILTER (WHERE label = 1 AND d <= 3) AS tp,
+               count(*) FILTER (WHERE label = 0 AND d <= 3) AS fp,
+               count(*) FILTER (WHERE label = 1) AS pos
+          FROM dist GROUP BY 1, 2, 3) s
+ ORDER BY set, lang, config;
+
+\echo
+\echo Long documents: pairs of the same language, and those within 3 bits
+SELECT f1.config, a.lang, count(*) AS pairs,
+       count(*) FILTER (WHERE a.length >= 30000 AND b.length >= 30000) AS "pairs >= 30k",
+       count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3) AS "within 3",
+       round(avg(f1.fp <-> f2.fp), 1) AS "mean distance"
+  FROM (SELECT doc_id, lang, length(body) AS length FROM long) a
+  JOIN (SELECT doc_id, lang, length(body) AS length FROM long) b ON a.lang = b.lang AND a.doc_id < b.doc_id
+  JOIN lfps f1 ON f1.doc_id = a.doc_id JOIN lfps f2 ON f2.doc_id = b.doc_id AND f2.config = f1.config
+ GROUP BY 1, 2 ORDER BY 2, 1;
+\copy (SELECT f1.config, a.doc_id, b.doc_id, a.lang, (length(a.body) >= 30000 AND length(b.body) >= 30000) FROM long a JOIN long b ON a.lang = b.lang AND a.doc_id < b.doc_id JOIN lfps f1 ON f1.doc_id = a.doc_id JOIN lfps f2 ON f2.doc_id = b.doc_id AND f2.config = f1.config WHERE f1.fp <-> f2.fp <= 3) TO '$WORK/q/close.txt'
+\copy (SELECT lang, count(*) * (count(*) - 1) / 2 FROM long GROUP BY 1) TO '$WORK/q/npairs.txt'
+SQL
+
+say "unrelated long documents within 3 bits (word 5-shingle Jaccard < 0.1)"
+# close.txt: config a b lang both>=30k; jaccard.py reads the first two columns as the pair
+awk '{print $2, $3, $1, $4, $5}' "$WORK/q/close.txt" \
+    | python3 "$REPO_ROOT/bench/jaccard.py" "$WORK/q/long.tsv" \
+    | awk -v npairs="$WORK/q/npairs.txt" '
+        BEGIN { while ((getline line < npairs) > 0) { split(line, f, "\t"); pairs[f[1]] = f[2] } }
+        $6 < 0.1 { n[$3 " " $4]++; if ($5 == "t") big[$3 " " $4]++ }
+        END {
+            printf "%-10s %-4s %12s %10s %14s %12s\n", "config", "lang", "pairs", "unrelated", "per million", ">= 30k both"
+            nc = split("v3 v4 v4-damped", cs, " ")
+            for (i = 1; i <= nc; i++) for (l in pairs) {
+                k = cs[i] " " l
+                printf "%-10s %-4s %12d %10d %14.1f %12d\n", cs[i], l, pairs[l], n[k], 1e6 * n[k] / pairs[l], big[k]
+            }
+        }'
