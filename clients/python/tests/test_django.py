@@ -83,12 +83,19 @@ class DjangoTest(unittest.TestCase):
         with connection.cursor() as cur:
             cur.execute("SELECT simhash(%s::text)", [page.body])
             self.assertEqual(Simhash(cur.fetchone()[0]), page.fp)
-        pages = self.Page.objects.bulk_create(
-            [self.Page(url=str(i), body="document number %d" % i) for i in range(50)])
-        self.assertTrue(all(isinstance(p.fp, Simhash) for p in pages))
-        self.assertEqual(self.Page.objects.get(url="7").fp, pages[7].fp)
         empty = self.Page.objects.create(url="empty", body="")
         self.assertIsNone(empty.fp)        # no words, no fingerprint
+        batch = [self.Page(url=str(i), body="document number %d" % i) for i in range(50)]
+        if connection.pg_version < 140000:
+            # PostgreSQL 13 refuses DEFAULT for a generated column in a
+            # multi-row VALUES list (doc/clients.md): bulk_create fails there.
+            from django.db.utils import ProgrammingError
+            with self.assertRaises(ProgrammingError):
+                self.Page.objects.bulk_create(batch)
+            return
+        pages = self.Page.objects.bulk_create(batch)
+        self.assertTrue(all(isinstance(p.fp, Simhash) for p in pages))
+        self.assertEqual(self.Page.objects.get(url="7").fp, pages[7].fp)
 
     def test_plain_field_takes_ints_simhash_and_hex(self):
         from myapp.models import Imported
@@ -113,9 +120,8 @@ class DjangoTest(unittest.TestCase):
         from django.db import connection
         from django.db.models import Value
         from simhash_pg.django import Distance, SimhashOf
-        self.Page.objects.bulk_create(
-            [self.Page(url=str(i), body=" ".join("w%d" % ((i * j) % 97) for j in range(30)))
-             for i in range(200)])
+        for i in range(200):     # create(), not bulk_create(): PostgreSQL 13 too
+            self.Page.objects.create(url=str(i), body=" ".join("w%d" % ((i * j) % 97) for j in range(30)))
         every = list(self.Page.objects.all())
         q = every[13].fp
         for k in (0, 3, 12, 25):
