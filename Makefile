@@ -25,7 +25,7 @@ SQL_GENERATOR = $(srcdir)/src/install/gen/distance_compare.sh
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap stream stream_lz4 golden dump index
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap stream stream_lz4 golden dump index index_explain
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).

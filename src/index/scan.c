@@ -378,6 +378,7 @@ RadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfactor)
 
 	if (radius < 0)
 		return radius;
+	SIMHASH_COUNT_INDEX_SEARCH(scan);
 	so->center = center;
 	PlanSearch(scan, radius, &plan);
 
@@ -416,6 +417,7 @@ NearestPass(IndexScanDesc scan, uint64 center, int64 want)
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 	int64		n = 0;
 
+	SIMHASH_COUNT_INDEX_SEARCH(scan);
 	so->center = center;
 	so->nearest = true;
 	so->keep_radius = SIMHASH_BITS;
