@@ -5,8 +5,8 @@
 # doc/testing.md).  The servers are cached outside the repository, in
 # $PG_CACHE/<major> (sources in $PG_CACHE/src; scripts/pg-build.sh): the first
 # run builds them (a few minutes each), later runs reuse them.
-# Usage: sudo scripts/matrix.sh [MAJOR...] (default: 13 15 17 18, the versions
-# Debian's source archive has).
+# Usage: sudo scripts/matrix.sh [--cached] [MAJOR...] (default: 13 15 17 18,
+# the versions Debian's source archive has).
 #
 # Environment: PG_CACHE (default /var/cache/simhash-pg); JOBS, make -j for the
 # server builds (default 2).  Prints one line per version and exits non-zero
@@ -16,32 +16,41 @@ set -euo pipefail
 . "$(dirname "$0")/pg-build.sh"
 require_root "$@"
 
+# --cached: only the versions whose server is in the cache already; nothing
+# is installed or built (CI uses this, see .ci/run).
+CACHED_ONLY=0
+if [ "${1:-}" = --cached ]; then
+    CACHED_ONLY=1
+    shift
+fi
 VERSIONS=("$@")
 [ ${#VERSIONS[@]} -gt 0 ] || VERSIONS=(13 15 17 18)
 
-install_build_deps
-add_sources "${VERSIONS[@]}"
+if [ $CACHED_ONLY = 1 ]; then
+    cached=()
+    for v in "${VERSIONS[@]}"; do
+        [ -f "$PG_CACHE/$v/.built" ] && cached+=("$v")
+    done
+    [ ${#cached[@]} -gt 0 ] || { echo "no cached server among ${VERSIONS[*]} in $PG_CACHE: nothing to run"; exit 0; }
+    VERSIONS=("${cached[@]}")
+else
+    install_build_deps
+    add_sources "${VERSIONS[@]}"
+fi
 
 declare -A result
 status=0
 for v in "${VERSIONS[@]}"; do
     if ! build_server "$v" "$v"; then
-        result[$v]="server build failed"
+        result[$v]="PostgreSQL $v: server build failed"
         status=1
         continue
     fi
     say "PostgreSQL $v: scripts/test.sh"
-    log=$(mktemp "${TMPDIR:-/tmp}/simhash-matrix-$v.XXXXXX")
-    if PG_CONFIG="$PG_CACHE/$v/bin/pg_config" bash "$REPO_ROOT/scripts/test.sh" >"$log" 2>&1; then
-        result[$v]="$(tail -n 1 "$log")"
-        rm -f "$log"
-    else
-        result[$v]="$(grep -E '^[0-9]+ passed' "$log" | tail -n 1 || echo 'did not finish'), log in $log"
-        status=1
-    fi
+    result[$v]=$(run_suite "$PG_CACHE/$v/bin/pg_config") || status=1
 done
 say "matrix"
 for v in "${VERSIONS[@]}"; do
-    printf '  PostgreSQL %-3s %s\n' "$v" "${result[$v]}"
+    echo "  ${result[$v]}"
 done
 exit $status

@@ -111,3 +111,19 @@ install_build_deps() {
     install_packages bison flex libicu-dev liblz4-dev zlib1g-dev pkg-config make gcc \
                      libipc-run-perl "$@"
 }
+
+# run_suite PG_CONFIG: runs the whole suite (scripts/test.sh) against that
+# server build; prints the server's version and the suite's closing line
+# ("N passed, M failed"), and where the log is kept when the suite fails.
+run_suite() {
+    local log version
+    version=$("$1" --version)
+    log=$(mktemp "${TMPDIR:-/tmp}/simhash-suite.XXXXXX")
+    if PG_CONFIG="$1" bash "$REPO_ROOT/scripts/test.sh" >"$log" 2>&1; then
+        echo "$version: $(tail -n 1 "$log")"
+        rm -f "$log"
+    else
+        echo "$version: $(grep -E '^[0-9]+ passed' "$log" | tail -n 1 || echo 'did not finish'), log in $log"
+        return 1
+    fi
+}
