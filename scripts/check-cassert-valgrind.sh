@@ -7,12 +7,14 @@
 #   cassert   the whole suite (scripts/test.sh) against that server;
 #   valgrind  the regression tests (pg_regress) against that server running
 #             under valgrind --trace-children=yes with PostgreSQL's
-#             src/tools/valgrind.supp: every memcheck error and every
-#             definitely lost block is listed, and those whose stack passes
-#             through simhash.so fail the run.  Slow: 30 minutes or more.
+#             src/tools/valgrind.supp: memcheck errors and definitely lost
+#             malloc blocks whose stack passes through simhash.so's functions
+#             fail the run; PostgreSQL's own are listed.  Slow: an hour or
+#             more.
 # Usage: sudo scripts/check-cassert-valgrind.sh [cassert] [valgrind]
 # (default both).  Exits non-zero when a test fails or valgrind reports an
-# error in simhash's code.  VALGRIND_LOGS=DIR keeps valgrind's logs there.
+# error in simhash's code.  VALGRIND_LOGS=DIR keeps valgrind's logs there;
+# VALGRIND_TESTS="validate index" runs only those regression tests.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg-build.sh"
@@ -37,29 +39,35 @@ VALGRIND_RESULT=$(mktemp "${TMPDIR:-/tmp}/simhash-valgrind-result.XXXXXX")
 
 run_cassert() {
     say "cassert: scripts/test.sh against $("$PG_CONFIG" --version) (--enable-cassert)"
-    local log
-    log=$(mktemp "${TMPDIR:-/tmp}/simhash-cassert.XXXXXX")
-    if bash "$REPO_ROOT/scripts/test.sh" >"$log" 2>&1; then
-        result[cassert]="$(tail -n 1 "$log")"
-        rm -f "$log"
-    else
-        result[cassert]="$(grep -E '^[0-9]+ passed' "$log" | tail -n 1 || echo 'did not finish'), log in $log"
-        status=1
-    fi
+    result[cassert]=$(run_suite "$PG_CONFIG") || status=1
 }
 
-# Prints valgrind's reports (between the error markers) in the logs of
-# directory $1; with a second argument, only those whose stack passes through
-# simhash.so.
+# valgrind_reports NAMES DIR: prints each valgrind report (between the error
+# markers) in the logs of directory DIR under a line "---- KIND WHERE LOG".
+# KIND: "error" (memcheck), "leak" (a malloc'd block definitely lost) or
+# "chunk" (memory of a memory context, a palloc'd chunk or a context's block,
+# that nothing points to at exit: counted, not a leak).  WHERE: "simhash"
+# when a frame of the stack is a function named in file NAMES (simhash.so's
+# functions), "other" otherwise.
 valgrind_reports() {
-    awk -v only="${2:-}" '
-        /VALGRINDERROR-BEGIN/ { block = ""; inside = 1; next }
+    awk '
+        FNR == NR { ours[$1] = 1; next }
+        /VALGRINDERROR-BEGIN/ { block = ""; kind = "error"; where = "other"; first = second = ""; inside = 1; next }
         /VALGRINDERROR-END/ {
             inside = 0
-            if (only == "" || block ~ /simhash\.so/) printf "---- %s\n%s", FILENAME, block
+            if (block ~ /definitely lost/)
+                kind = (first second) ~ /^(palloc|repalloc|MemoryContext|pstrdup|pnstrdup|psprintf|mallocAllocSet|mallocGenerationAlloc|mallocSlabAlloc)/ ? "chunk" : "leak"
+            printf "---- %s %s %s\n%s", kind, where, FILENAME, block
             next
         }
-        inside { block = block $0 "\n" }' "$1"/*.log
+        inside {
+            block = block $0 "\n"
+            if (match($0, /(at|by) 0x[0-9A-Fa-f]+: [A-Za-z_][A-Za-z_0-9]*/)) {
+                fn = substr($0, RSTART, RLENGTH); sub(/.*: /, "", fn)
+                if (first == "") first = fn; else if (second == "") second = fn
+                if (fn in ours) where = "simhash"
+            }
+        }' "$1" "$2"/*.log
 }
 
 run_valgrind() (
@@ -82,26 +90,32 @@ EOF
     PG_CTL_OPTS="-t 1200 -p $WORK/postgres-valgrind" start_cluster "-c jit=off -c max_parallel_workers_per_gather=0"
     say "valgrind: regression tests (pg_regress) against the server under valgrind"
     local regress=ok
-    if ! as_user make -C "$WORK/src" -s installcheck-regress 2>&1 | tee "$WORK/regress.out"; then
+    if ! as_user make -C "$WORK/src" -s installcheck-regress ${VALGRIND_TESTS:+REGRESS="$VALGRIND_TESTS"} \
+            2>&1 | tee "$WORK/regress.out"; then
         regress=failed
         [ -f "$WORK/src/regression.diffs" ] && cat "$WORK/src/regression.diffs"
     fi
     as_user "$PG_BIN/pg_ctl" -D "$PGDATA" -t 1200 -m fast -w stop >/dev/null
-    local all ours
-    all=$(valgrind_reports "$vg" | grep -c '^---- ' || true)
-    ours=$(valgrind_reports "$vg" simhash | grep -c '^---- ' || true)
+    nm --defined-only "$("$PG_CONFIG" --pkglibdir)/simhash.so" | awk '$2 ~ /^[tT]$/ { print $3 }' \
+        > "$WORK/functions"
+    valgrind_reports "$WORK/functions" "$vg" > "$WORK/reports"
+    count() { grep -c "^---- $1" "$WORK/reports" || true; }
+    local errors leaks ours
+    errors="$(count 'error simhash') in simhash, $(count 'error other') elsewhere"
+    leaks="$(count 'leak simhash') in simhash, $(count 'leak other') elsewhere"
+    ours=$(( $(count 'error simhash') + $(count 'leak simhash') ))
     if [ "$ours" -gt 0 ]; then
-        say "valgrind reports through simhash.so"
-        valgrind_reports "$vg" simhash
+        say "valgrind: errors and leaks in simhash's code"
+        awk '/^---- / { show = ($2 != "chunk" && $3 == "simhash") } show' "$WORK/reports"
     fi
-    if [ "$all" -gt "$ours" ]; then
-        say "valgrind reports elsewhere (PostgreSQL, libraries)"
-        valgrind_reports "$vg" | head -n 200
-    fi
+    say "valgrind: reports outside simhash (PostgreSQL, libraries; first 100 lines)"
+    awk '/^---- / { show = ($2 != "chunk" && $3 == "other") } show' "$WORK/reports" | head -n 100  || true
     [ -n "${VALGRIND_LOGS:-}" ] && mkdir -p "$VALGRIND_LOGS" && cp "$vg"/*.log "$VALGRIND_LOGS/"
     local passed
     passed=$(grep -Ec '^(ok|test) .* ok( |$)|^ok [0-9]+ +- ' "$WORK/regress.out" || true)
-    echo "regression tests $regress ($passed passed), $(ls "$vg" | wc -l) processes traced, $all valgrind reports, $ours through simhash.so" \
+    echo "regression tests $regress ($passed passed), $(ls "$vg" | wc -l) processes traced;" \
+         "memcheck errors: $errors; definitely lost malloc blocks: $leaks;" \
+         "memory-context memory nothing points to at exit: $(count 'chunk simhash') in simhash, $(count 'chunk other') elsewhere" \
         > "$VALGRIND_RESULT"
     [ "$regress" = ok ] && [ "$ours" -eq 0 ]
 )
