@@ -32,7 +32,7 @@ DATA        = $(patsubst $(srcdir)/%,%,$(sort $(wildcard $(srcdir)/src/install/r
                                              $(wildcard $(srcdir)/src/install/upgrade/*.sql)))
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
-REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_skew planner_security workflows exclude
+REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_explain index_skew planner_security workflows exclude
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 # Isolation specs (test/isolation/specs, expected output beside them).

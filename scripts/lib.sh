@@ -9,6 +9,8 @@
 #              installed
 #   KEEP_WORK  set to 1 to keep the temporary directory for inspection
 #   TMPDIR     where the temporary directory goes (default /tmp)
+#   PG_CTL_OPTS  extra pg_ctl options for start_cluster (for example -p, a
+#              postgres wrapper that runs the server under valgrind)
 
 PG_MAJOR=${PG_MAJOR:-15}
 CUSTOM_PG=${PG_CONFIG:+1}
@@ -134,7 +136,7 @@ start_cluster() {
     for _ in 1 2 3; do
         PGPORT=$(free_port)
         export PGPORT
-        if as_user "$PG_BIN/pg_ctl" -D "$PGDATA" -w -l "$WORK/server.log" \
+        if as_user "$PG_BIN/pg_ctl" -D "$PGDATA" -w ${PG_CTL_OPTS:-} -l "$WORK/server.log" \
                -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1 $*" start >/dev/null; then
             echo "    port $PGPORT, data in $PGDATA"
             return 0

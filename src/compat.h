@@ -145,6 +145,18 @@ InitMaterializedSRF(FunctionCallInfo fcinfo, bits32 flags)
 	do { ereport(ERROR, rest); return (Datum) 0; } while (0)
 #endif
 
+/*
+ * EXPLAIN ANALYZE of PostgreSQL 18 prints "Index Searches: N" under every
+ * index scan node, from the count the access method keeps; an index pass
+ * (a radius search, a k-NN step) counts one.  Older servers print nothing.
+ */
+#if PG_VERSION_NUM >= 180000
+#define SIMHASH_COUNT_INDEX_SEARCH(scan) \
+	do { if ((scan)->instrument) (scan)->instrument->nsearches++; } while (0)
+#else
+#define SIMHASH_COUNT_INDEX_SEARCH(scan) ((void) 0)
+#endif
+
 /* Popcount of one 64-bit word; inlined by GCC and Clang. */
 #if defined(__GNUC__) || defined(__clang__)
 #define SIMHASH_POPCOUNT64(x) __builtin_popcountll(x)

@@ -495,6 +495,7 @@ StartRadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfact
 		so->cur_table = so->layout.ntables;
 		return;
 	}
+	SIMHASH_COUNT_INDEX_SEARCH(scan);
 	PlanSearch(scan, radius, &so->plan);
 	so->whole = ShProbesCostTable(&so->plan, fullfactor);
 	so->cur_table = 0;
@@ -577,6 +578,7 @@ NearestPass(IndexScanDesc scan, uint64 center, int64 want)
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 	int64		n = 0;
 
+	SIMHASH_COUNT_INDEX_SEARCH(scan);
 	so->center = center;
 	so->nearest = true;
 	so->keep_radius = SIMHASH_BITS;
