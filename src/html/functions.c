@@ -19,25 +19,23 @@
 #include "utils/builtins.h"
 
 /*
- * The parser option: 'fast' (the extension's tokenizer, the default) or
- * 'libxml2' (libxml2's HTML parser, its reference).  An argument, not a
- * setting, so that the functions stay immutable: the same call gives the
- * same answer in every session.
+ * Which of two option values `option` names: 0 for first, 1 for second;
+ * anything else raises invalid_parameter_value naming the option.
  */
-static HtmlParser
-ParserOption(text *option)
+static int
+ChooseOption(text *option, const char *name, const char *first, const char *second)
 {
 	char	   *s = text_to_cstring(option);
 
-	if (strcmp(s, "fast") == 0)
-		return HTML_PARSER_FAST;
-	if (strcmp(s, "libxml2") == 0)
-		return HTML_PARSER_LIBXML2;
+	if (strcmp(s, first) == 0)
+		return 0;
+	if (strcmp(s, second) == 0)
+		return 1;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid parser option \"%s\"", SimhashShortText(s)),
-			 errhint("Valid values are \"fast\" and \"libxml2\".")));
-	return HTML_PARSER_FAST;	/* keep the compiler quiet */
+			 errmsg("invalid %s option \"%s\"", name, SimhashShortText(s)),
+			 errhint("Valid values are \"%s\" and \"%s\".", first, second)));
+	return 0;					/* keep the compiler quiet */
 }
 
 /*
@@ -84,23 +82,6 @@ PageUtf8(FunctionCallInfo fcinfo, int64 *len)
 	return out ? out : s;
 }
 
-/* The boilerplate option: 'remove' (true) or 'keep' (false). */
-static bool
-RemoveBoilerplate(text *option)
-{
-	char	   *s = text_to_cstring(option);
-
-	if (strcmp(s, "remove") == 0)
-		return true;
-	if (strcmp(s, "keep") == 0)
-		return false;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid boilerplate option \"%s\"", s),
-			 errhint("Valid values are \"remove\" and \"keep\".")));
-	return false;				/* keep the compiler quiet */
-}
-
 /*
  * The page of argument 0, parsed by the parser that argument parserarg
  * names and classified by argument 1.
@@ -108,12 +89,14 @@ RemoveBoilerplate(text *option)
 static void
 ReadPage(FunctionCallInfo fcinfo, int parserarg, HtmlPage *page)
 {
-	bool		remove = RemoveBoilerplate(PG_GETARG_TEXT_PP(1));
-	HtmlParser	parser = ParserOption(PG_GETARG_TEXT_PP(parserarg));
+	/* boilerplate 'remove' or 'keep'; parser 'fast' or 'libxml2' (an
+	 * argument, not a setting, so that the functions stay immutable) */
+	bool		remove = ChooseOption(PG_GETARG_TEXT_PP(1), "boilerplate", "remove", "keep") == 0;
+	bool		fast = ChooseOption(PG_GETARG_TEXT_PP(parserarg), "parser", "fast", "libxml2") == 0;
 	int64		len;
 	const char *utf8 = PageUtf8(fcinfo, &len);
 
-	if (parser == HTML_PARSER_FAST)
+	if (fast)
 		HtmlExtractFast(utf8, len, page);
 	else
 		HtmlExtractLibxml2(utf8, len, page);

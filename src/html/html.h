@@ -57,11 +57,6 @@ typedef struct HtmlPage
  * (fast.c, what simhash_html uses by default) or by libxml2's HTML parser
  * (extract.c, its reference): the SQL functions' parser argument chooses.
  */
-typedef enum HtmlParser
-{
-	HTML_PARSER_FAST,
-	HTML_PARSER_LIBXML2
-} HtmlParser;
 extern void HtmlExtractLibxml2(const char *utf8, int64 len, HtmlPage *page);
 extern void HtmlExtractFast(const char *utf8, int64 len, HtmlPage *page);
 
