@@ -64,7 +64,8 @@ cmp_ok($kb, '<', 4096, "and its peak memory grows by $kb kB, far less than 600,0
 
 ($kb, $out) = growth(q{SELECT count(*) FROM (SELECT fp FROM docs ORDER BY fp <-> '0123456789abcdef') s});
 is($out, '600000', 'ORDER BY fp <-> q without LIMIT returns every row');
-cmp_ok($kb, '<', 8192, "and its peak memory grows by $kb kB, not by the whole table (13 MB before)");
+# (a release build grows by about 5.7 MB, an assert-enabled one by about 8.2)
+cmp_ok($kb, '<', 10240, "and its peak memory grows by $kb kB, not by the whole table (13 MB before)");
 
 my $inserts = join('', map { "INSERT INTO t$_ SELECT rand_fp() FROM generate_series(1, 30000);\n" } 1 .. 10);
 ($kb, $out) = growth(qq{BEGIN;\n${inserts}COMMIT;\nSELECT 'done'});

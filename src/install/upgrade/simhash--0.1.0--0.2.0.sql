@@ -134,20 +134,27 @@ COMMENT ON FUNCTION simhash_clusters(regclass, name, integer, name, text) IS 'ev
 DO $upgrade$
 DECLARE
 	old regprocedure;
+	oldname text;
 	newname text;
 BEGIN
 	FOREACH old IN ARRAY ARRAY['simhash(text,text,integer,text,boolean)'::regprocedure,
 	                           'simhash_features(text,text,integer,text,boolean)'::regprocedure]
 	LOOP
+		-- any object outside the extension that depends on it, whatever the
+		-- kind of dependency (PostgreSQL 13 records a generated column's as
+		-- automatic: a plain DROP would silently drop the column)
 		IF EXISTS (SELECT 1 FROM pg_depend d
 		            WHERE d.refclassid = 'pg_proc'::regclass AND d.refobjid = old
-		              AND d.deptype = 'n')
+		              AND NOT EXISTS (SELECT 1 FROM pg_depend e
+		                               WHERE e.classid = d.classid AND e.objid = d.objid
+		                                 AND e.deptype = 'e'))
 		THEN
+			oldname := old::text;
 			newname := (SELECT proname FROM pg_proc WHERE oid = old) || '_0_1_0';
 			EXECUTE format('ALTER EXTENSION simhash DROP FUNCTION %s', old);
 			EXECUTE format('ALTER FUNCTION %s RENAME TO %I', old, newname);
 			RAISE WARNING 'simhash 0.2.0: % is still used by other objects; kept as %, outside the extension',
-				old, newname
+				oldname, newname
 				USING HINT = 'Recreate those objects with the new function (it takes a version argument), then drop '
 				             || newname || ': see doc/upgrading.md.';
 		ELSE
