@@ -25,11 +25,13 @@ OBJS        = src/simhash.o \
 SQL_PARTS   = $(sort $(wildcard $(srcdir)/src/install/*.sql))
 GENERATED_SQL = $(srcdir)/src/install/55_distance_compare.sql
 SQL_GENERATOR = $(srcdir)/src/install/gen/distance_compare.sh
-DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
-# Released versions' install scripts, frozen as shipped, and the upgrade
-# scripts between versions (src/install/README.md, CONTRIBUTING.md).
-DATA        = $(patsubst $(srcdir)/%,%,$(sort $(wildcard $(srcdir)/src/install/released/*.sql) \
-                                             $(wildcard $(srcdir)/src/install/upgrade/*.sql)))
+# The upgrade scripts between versions are built from src/install/upgrade/:
+# a line "-- include: src/install/NN_x.sql" there stands for a piece added
+# whole, so that the piece is written once (src/install/README.md).
+UPGRADE_SRC = $(sort $(wildcard $(srcdir)/src/install/upgrade/*.sql))
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql $(notdir $(UPGRADE_SRC))
+# Released versions' install scripts, frozen as shipped (CONTRIBUTING.md).
+DATA        = $(patsubst $(srcdir)/%,%,$(sort $(wildcard $(srcdir)/src/install/released/*.sql)))
 
 # Regression tests (sql/ + expected/), run in this order by "make installcheck".
 REGRESS     = validate type_io casts compare distance ball planner planner_btree_gist nulls fingerprint fingerprint_options fingerprint_icu fingerprint_cap html stream stream_lz4 golden dump index index_explain index_skew planner_security workflows exclude
@@ -63,6 +65,12 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control Makefile
 	( echo "-- simhash $(EXTVERSION): generated from src/install/*.sql by make; edit those files."; \
 	  printf '%s\n' '\echo Use "CREATE EXTENSION simhash" to load this file. \quit'; \
 	  for f in $(SQL_PARTS); do echo; echo "-- ---- $${f#$(srcdir)/}"; cat $$f; done ) > $@
+
+$(notdir $(UPGRADE_SRC)): %.sql: $(srcdir)/src/install/upgrade/%.sql $(SQL_PARTS) Makefile
+	awk -v root='$(srcdir)/' '/^-- include: / { f = root $$3; n = 0; \
+	    print "-- ---- " $$3; \
+	    while ((getline line < f) > 0) { print line; n++ } close(f); \
+	    if (n == 0) { print "missing or empty: " f > "/dev/stderr"; exit 1 } next } { print }' $< > $@
 
 # "make generate" rewrites the generated piece after an edit of its script;
 # "make check-generated" (scripts/test.sh) fails when the two disagree.
