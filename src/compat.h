@@ -53,6 +53,16 @@
 #endif
 
 /*
+ * The delta format of generic WAL records (fragments of OffsetNumber offset,
+ * OffsetNumber length and the bytes), which index/wal.c writes itself for
+ * appends: internal to generic_xlog.c, unchanged from 9.6 through 18.  A
+ * later version takes the GenericXLog API instead until it is checked.
+ */
+#if PG_VERSION_NUM < 190000
+#define SIMHASH_DIRECT_GENERIC_WAL 1
+#endif
+
+/*
  * PostgreSQL 14 added aminsert's indexUnchanged hint and ProcessUtility's
  * readOnlyTree flag.  Functions with those signatures take their
  * parameters, and pass them on, through these lists.

@@ -101,7 +101,8 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 			  uint64 fp, ItemPointer tid)
 {
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
-	GenericXLogState *state;
+	ShAppend	apps[MAX_GENERIC_XLOG_PAGES];
+	char		packed[SH_ENTRY_SIZE];
 
 	Assert(n <= MAX_GENERIC_XLOG_PAGES);
 	for (int i = 0; i < n; i++)
@@ -120,23 +121,14 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 	for (int i = 0; i < n; i++)
 		ShCheckConflictIn(index, bufs[i]);
 
-	/*
-	 * The pages are usually cold; registering copies and compares each one
-	 * in turn.  Ask for all their lines at once so that the misses overlap.
-	 */
+	ShPackEntry(packed, fp, tid);
 	for (int i = 0; i < n; i++)
 	{
-		const char *p = BufferGetPage(bufs[i]);
-		Size		used = ((PageHeader) p)->pd_lower;
-
-		for (Size off = 0; off < used; off += 64)
-			__builtin_prefetch(p + off);
+		apps[i].buf = bufs[i];
+		apps[i].entries = packed;
+		apps[i].n = 1;
 	}
-
-	state = GenericXLogStart(index);
-	for (int i = 0; i < n; i++)
-		ShAppendEntry(GenericXLogRegisterBuffer(state, bufs[i], 0), fp, tid);
-	GenericXLogFinish(state);
+	ShAppendLogged(index, apps, n);
 
 	for (int i = 0; i < n; i++)
 		UnlockReleaseBuffer(bufs[i]);
@@ -448,6 +440,26 @@ AppendRun(Page page, const ShNewEntry *entries, int n)
 		ShAppendEntry(page, entries[i].fp, (ItemPointer) &entries[i].tid);
 }
 
+/*
+ * Appends entries[0 .. n) to the page in buf (pinned, exclusive-locked,
+ * with room for them) in one WAL record (wal.c).
+ */
+static void
+AppendRunLogged(Relation index, Buffer buf, const ShNewEntry *entries, int n)
+{
+	char		packed[SH_PAGE_CAPACITY * SH_ENTRY_SIZE];
+	ShAppend	app;
+
+	Assert(n <= SH_PAGE_CAPACITY);
+	for (int i = 0; i < n; i++)
+		ShPackEntry(packed + (Size) i * SH_ENTRY_SIZE, entries[i].fp,
+					(ItemPointer) &entries[i].tid);
+	app.buf = buf;
+	app.entries = packed;
+	app.n = n;
+	ShAppendLogged(index, &app, 1);
+}
+
 /* Sets the done bit of table in entries[0 .. n) that have one. */
 static void
 MarkWritten(int table, const ShNewEntry *entries, int n)
@@ -504,9 +516,7 @@ AppendToChain(Relation index, int table, Buffer buf, const ShNewEntry *entries, 
 
 		if (k > 0)
 		{
-			state = GenericXLogStart(index);
-			AppendRun(GenericXLogRegisterBuffer(state, buf, 0), entries, k);
-			GenericXLogFinish(state);
+			AppendRunLogged(index, buf, entries, k);
 			MarkWritten(table, entries, k);
 			entries += k;
 			n -= k;
@@ -574,10 +584,7 @@ ShInsertEntries(Relation index, const ShLayout *layout, int table,
 		ShCheckConflictIn(index, buf);
 		if (k > 0)
 		{
-			GenericXLogState *state = GenericXLogStart(index);
-
-			AppendRun(GenericXLogRegisterBuffer(state, buf, 0), entries, k);
-			GenericXLogFinish(state);
+			AppendRunLogged(index, buf, entries, k);
 			UnlockReleaseBuffer(buf);
 			MarkWritten(table, entries, k);
 			entries += k;

@@ -125,14 +125,14 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 {
 	const ShLayout *layout = &cache->layout;
 	int64		i = 0;
+	char	   *packed = palloc(SH_PAGE_CAPACITY * SH_ENTRY_SIZE);
 
 	while (i < nkeys)
 	{
 		uint32		prefix = (uint32) (keys[i] >> 32);
 		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
 										   &cache->roots, NULL);
-		Page		page = BufferGetPage(buf);
-		ShPageOpaque opaque = ShPageGetOpaque(page);
+		ShPageOpaque opaque = ShPageGetOpaque(BufferGetPage(buf));
 		int			room = SH_PAGE_CAPACITY - opaque->nentries;
 		int64		j = i;
 
@@ -142,16 +142,18 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 			j++;
 		if (j > i)
 		{
-			GenericXLogState *state = GenericXLogStart(index);
+			ShAppend	app;
 
-			page = GenericXLogRegisterBuffer(state, buf, 0);
 			for (int64 k = i; k < j; k++)
 			{
 				PendingEntry *e = &pi->entries[(uint32) keys[k]];
 
-				ShAppendEntry(page, e->fp, &e->tid);
+				ShPackEntry(packed + (Size) (k - i) * SH_ENTRY_SIZE, e->fp, &e->tid);
 			}
-			GenericXLogFinish(state);
+			app.buf = buf;
+			app.entries = packed;
+			app.n = (int) (j - i);
+			ShAppendLogged(index, &app, 1);
 			UnlockReleaseBuffer(buf);
 			for (int64 k = i; k < j; k++)
 				pi->entries[(uint32) keys[k]].done |= 1 << table;
@@ -186,6 +188,7 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
+	pfree(packed);
 }
 
 /*

@@ -156,6 +156,14 @@ typedef struct ShNewEntry
 	uint16	   *done;			/* bit t set once in table t, or NULL */
 } ShNewEntry;
 
+/* An append to one page (ShAppendLogged): n packed entries. */
+typedef struct ShAppend
+{
+	Buffer		buf;			/* pinned, exclusive-locked, with room */
+	const char *entries;		/* n * SH_ENTRY_SIZE bytes, as on the page */
+	int			n;
+} ShAppend;
+
 /* Directory pages: one bucket block number per prefix of a chunk. */
 #define ShDirEntries(page)	((BlockNumber *) ((char *) (page) + SH_ENTRIES_OFFSET))
 
@@ -329,6 +337,10 @@ extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,
 							const ShNewEntry *entries, int n);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 						  uint64 fp, ItemPointer tid);
+
+/* wal.c */
+extern void ShAppendLogged(Relation index, const ShAppend *apps, int napps);
+extern void ShPackEntry(char *dst, uint64 fp, ItemPointer tid);
 
 /* pending.c */
 extern void ShPendingInit(void);
