@@ -6,6 +6,7 @@
 #include "index/shindex.h"
 
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
 #include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -95,10 +96,16 @@ ShCheckConflictIn(Relation index, Buffer buf)
  * Appends the entry to the buckets of tables first .. first + n - 1 in one
  * WAL record.  Returns false, having changed nothing and holding nothing,
  * if one of the buckets is full.
+ *
+ * The buckets are cold, as a rule: their hinted pages are pinned all at
+ * once first so that the cache misses of the lookups overlap (page.c), and
+ * with prefetch (an exclusion constraint's index, whose check reads these
+ * very buckets next) their entries are requested from memory while the
+ * other buckets are locked.
  */
 bool
 ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
-			  uint64 fp, ItemPointer tid)
+			  uint64 fp, ItemPointer tid, bool prefetch)
 {
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 	ShAppend	apps[MAX_GENERIC_XLOG_PAGES];
@@ -106,16 +113,33 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 
 	Assert(n <= MAX_GENERIC_XLOG_PAGES);
 	for (int i = 0; i < n; i++)
+		bufs[i] = ShPinHintedBucket(index, first + i,
+									ShPrefix(&cache->layout, first + i, fp));
+	for (int i = 0; i < n; i++)
 	{
 		int			t = first + i;
+		Page		page;
 
-		bufs[i] = ShLockBucket(index, t, ShPrefix(&cache->layout, t, fp),
-							   BUFFER_LOCK_EXCLUSIVE, &cache->roots, NULL);
-		if (ShPageGetOpaque(BufferGetPage(bufs[i]))->nentries >= SH_PAGE_CAPACITY)
+		bufs[i] = ShLockPinnedBucket(index, t, ShPrefix(&cache->layout, t, fp),
+									 BUFFER_LOCK_EXCLUSIVE, bufs[i]);
+		page = BufferGetPage(bufs[i]);
+		if (ShPageGetOpaque(page)->nentries >= SH_PAGE_CAPACITY)
 		{
-			for (int j = 0; j <= i; j++)
-				UnlockReleaseBuffer(bufs[j]);
+			for (int j = 0; j < n; j++)
+			{
+				if (j <= i)
+					UnlockReleaseBuffer(bufs[j]);
+				else if (BufferIsValid(bufs[j]))
+					ReleaseBuffer(bufs[j]);
+			}
 			return false;
+		}
+		if (prefetch)
+		{
+			Size		used = ((PageHeader) page)->pd_lower;
+
+			for (Size off = 64; off < used; off += 64)
+				__builtin_prefetch((char *) page + off);
 		}
 	}
 	for (int i = 0; i < n; i++)
@@ -157,7 +181,8 @@ shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 	{
 		int			n = Min(layout->ntables - first, MAX_GENERIC_XLOG_PAGES);
 
-		if (!ShInsertGroup(index, cache, first, n, fp, ht_ctid))
+		if (!ShInsertGroup(index, cache, first, n, fp, ht_ctid,
+						   indexInfo->ii_ExclusionOps != NULL))
 		{
 			for (int t = first; t < first + n; t++)
 				ShInsertEntry(index, layout, t, fp, ht_ctid);

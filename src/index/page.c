@@ -113,6 +113,25 @@ ShCheckPage(Relation index, Page page, BlockNumber blkno, int type, int table)
 }
 
 /*
+ * The number of bucket hint slots per table, log 2 (see ShLockBucketCached):
+ * about two per bucket of the index as it is now, between 2^10 and 2^15
+ * (256 kB per table at most), and no more than a table has prefixes.
+ */
+static int
+HintBits(Relation index, const ShLayout *layout)
+{
+	double		buckets = (double) RelationGetNumberOfBlocks(index) / layout->ntables;
+	int			maxbits = 0;
+	int			bits = 10;
+
+	for (int t = 0; t < layout->ntables; t++)
+		maxbits = Max(maxbits, layout->pbits[t]);
+	while (bits < 15 && (double) (1 << bits) < 2 * buckets)
+		bits++;
+	return Min(bits, maxbits);
+}
+
+/*
  * Returns the layout of an existing index, read from its metapage once and
  * then cached in rd_amcache (the options it derives from never change).
  */
@@ -125,13 +144,24 @@ ShGetLayout(Relation index)
 		ShMetaPageData *meta;
 		ShAmCache  *cache;
 
-		cache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(ShAmCache));
-		ShInitRootCopy(&cache->roots, -1);
+		ShLayout	layout;
+		int			hintbits;
+
 		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		meta = ShCheckMeta(index, BufferGetPage(buf));
-		ShLayoutFromOptions(&cache->layout, meta->ntables, meta->fillfactor);
+		ShLayoutFromOptions(&layout, meta->ntables, meta->fillfactor);
 		UnlockReleaseBuffer(buf);
+		hintbits = HintBits(index, &layout);
+		cache = MemoryContextAllocZero(index->rd_indexcxt,
+									   MAXALIGN(sizeof(ShAmCache)) +
+									   ((Size) layout.ntables << hintbits) * sizeof(ShBucketHint));
+		cache->layout = layout;
+		ShInitRootCopy(&cache->roots, -1);
+		cache->hintbits = hintbits;
+		for (int t = 0; t < layout.ntables; t++)
+			cache->hintshift[t] = layout.pbits[t] - Min(hintbits, layout.pbits[t]);
+		cache->hints = (ShBucketHint *) ((char *) cache + MAXALIGN(sizeof(ShAmCache)));
 		index->rd_amcache = cache;
 	}
 	return &((ShAmCache *) index->rd_amcache)->layout;
@@ -363,4 +393,103 @@ ShLockBucket(Relation index, int table, uint32 prefix, int mode,
 		missed = blkno;
 		CHECK_FOR_INTERRUPTS();
 	}
+}
+
+/*
+ * BUCKET HINTS
+ *
+ * A row written at once (an exclusion constraint's index, or
+ * simhash.batch_inserts off) looks up a bucket in every table, and the
+ * constraint's check a few more; through the root slots alone each lookup
+ * also reads a directory page, a cold page more per table and row.
+ * ShLockBucketCached remembers, in rd_amcache, the bucket each lookup found
+ * and the prefix range it covered then, one slot per range of prefixes; a
+ * later lookup of a prefix in that range goes straight to the bucket.  A
+ * hint can only be stale, never wrong, for the reasons the root slots can
+ * only be (insert.c): the block stays a bucket of that table and a split
+ * only narrows its range.  So the bucket's header, checked under its lock,
+ * says whether it still covers the prefix; if not, the lookup goes the long
+ * way (ShLockBucket, through the cached root slots) and the slot is
+ * refreshed with what it finds.
+ */
+
+/* The hint slot of (table, prefix); rd_amcache is set (ShGetLayout). */
+static ShBucketHint *
+HintSlot(Relation index, int table, uint32 prefix)
+{
+	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
+
+	return &cache->hints[((uint32) table << cache->hintbits) |
+						 (prefix >> cache->hintshift[table])];
+}
+
+/*
+ * First half of ShLockBucketCached: pins the bucket that the hints say
+ * covers prefix, without locking it, and asks the CPU for its header and
+ * special space; returns InvalidBuffer when no hint covers the prefix.
+ * Pinning the buckets of every table first lets their cache misses
+ * overlap (a pin blocks no one: VACUUM takes no cleanup locks here).
+ */
+Buffer
+ShPinHintedBucket(Relation index, int table, uint32 prefix)
+{
+	ShBucketHint *hint;
+	Buffer		buf;
+	const char *page;
+
+	ShGetLayout(index);
+	hint = HintSlot(index, table, prefix);
+	if (hint->blkno == SH_METAPAGE_BLKNO || prefix < hint->lo || prefix > hint->last)
+		return InvalidBuffer;
+	buf = ReadBuffer(index, hint->blkno);
+	page = BufferGetPage(buf);
+	__builtin_prefetch(page);
+	__builtin_prefetch(page + BLCKSZ - 1);
+	return buf;
+}
+
+/*
+ * Second half: locks `pinned` (from ShPinHintedBucket, or InvalidBuffer) in
+ * mode and returns it if it still covers prefix; otherwise releases it, looks
+ * the bucket up the long way and refreshes the hint.  Returns the bucket of
+ * `table` covering `prefix`, pinned and locked in `mode`.
+ */
+Buffer
+ShLockPinnedBucket(Relation index, int table, uint32 prefix, int mode, Buffer pinned)
+{
+	ShBucketHint *hint;
+	ShPageOpaque opaque;
+	Buffer		buf;
+
+	if (BufferIsValid(pinned))
+	{
+		BlockNumber blkno = BufferGetBlockNumber(pinned);
+
+		LockBuffer(pinned, mode);
+		opaque = ShCheckPage(index, BufferGetPage(pinned), blkno, SH_PAGE_BUCKET, table);
+		if (prefix >= opaque->lo && prefix < opaque->hi)
+			return pinned;
+		UnlockReleaseBuffer(pinned);	/* split since: go the long way */
+	}
+	ShGetLayout(index);
+	buf = ShLockBucket(index, table, prefix, mode,
+					   &((ShAmCache *) index->rd_amcache)->roots, NULL);
+	opaque = ShPageGetOpaque(BufferGetPage(buf));
+	hint = HintSlot(index, table, prefix);
+	hint->blkno = BufferGetBlockNumber(buf);
+	hint->lo = (uint16) opaque->lo;
+	hint->last = (uint16) (opaque->hi - 1);
+	return buf;
+}
+
+/*
+ * ShLockBucket for a caller that keeps no copies of its own: returns the
+ * bucket of `table` covering `prefix`, pinned and locked in `mode`; no other
+ * lock is held on entry or return.
+ */
+Buffer
+ShLockBucketCached(Relation index, int table, uint32 prefix, int mode)
+{
+	return ShLockPinnedBucket(index, table, prefix, mode,
+							  ShPinHintedBucket(index, table, prefix));
 }

@@ -230,9 +230,22 @@ typedef struct ShDirCopy
 } ShDirCopy;
 
 /*
+ * A bucket seen by a lookup (ShLockBucketCached): its block and the
+ * prefixes [lo, last] it covered then.  blkno 0 (the metapage): none.
+ */
+typedef struct ShBucketHint
+{
+	BlockNumber blkno;
+	uint16		lo;
+	uint16		last;
+} ShBucketHint;
+
+/*
  * What rd_amcache holds: the layout, first, so that the cache can be used as
  * a ShLayout, and a copy of every table's root slots that inserts look
  * buckets up with.  Freed with the relcache entry; shbuild resets it.
+ * One allocation (the relcache frees rd_amcache with one pfree): the bucket
+ * hints follow the struct.
  */
 typedef struct ShAmCache
 {
@@ -241,6 +254,10 @@ typedef struct ShAmCache
 	/* per table, the last overflow chain appended to (insert.c) */
 	BlockNumber chainhead[SH_MAX_TABLES];	/* its first page, 0: none */
 	BlockNumber chaintail[SH_MAX_TABLES];	/* a page of it with room */
+	/* bucket hints: table t's slot for prefix p is hints[t << hintbits | p >> hintshift[t]] */
+	int			hintbits;
+	int			hintshift[SH_MAX_TABLES];
+	ShBucketHint *hints;
 } ShAmCache;
 
 static inline uint32
@@ -291,6 +308,10 @@ extern void ShInitRootCopy(ShRootCopy *roots, int table);
 extern void ShInitDirCopy(ShDirCopy *dir);
 extern Buffer ShLockBucket(Relation index, int table, uint32 prefix, int mode,
 						   ShRootCopy *roots, ShDirCopy *dir);
+extern Buffer ShLockBucketCached(Relation index, int table, uint32 prefix, int mode);
+extern Buffer ShPinHintedBucket(Relation index, int table, uint32 prefix);
+extern Buffer ShLockPinnedBucket(Relation index, int table, uint32 prefix, int mode,
+								 Buffer pinned);
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
 
@@ -336,7 +357,7 @@ extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,
 							const ShNewEntry *entries, int n);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
-						  uint64 fp, ItemPointer tid);
+						  uint64 fp, ItemPointer tid, bool prefetch);
 
 /* wal.c */
 extern void ShAppendLogged(Relation index, const ShAppend *apps, int napps);
