@@ -45,6 +45,9 @@
 /* Rows a random query expects within the first k-NN step's radius. */
 #define SH_FIRST_STEP_ROWS	30.0
 
+/* Probes of one table few enough to go through the bucket hints (ScanTable). */
+#define SH_HINTED_PROBES	4
+
 /* Rows a k-NN step that reads a whole table keeps at least (NearestPass). */
 #define SH_NEAREST_WANT		100
 
@@ -371,7 +374,8 @@ ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 /*
  * The walk of one bucket: emits what passes ScanPage (minprefix = prefix)
  * on the bucket of table t that covers prefix, found through the lookup's
- * copies roots and dir, and on its overflow pages, each page under its own
+ * copies roots and dir (NULL: the index's bucket hints, ShLockBucketCached),
+ * and on its overflow pages, each page under its own
  * share lock.  Returns the end of the bucket's range: every prefix in
  * [prefix, end) has then been read.
  */
@@ -379,7 +383,8 @@ static uint32
 ScanBucket(Relation index, ShScanOpaque so, int t, uint32 prefix, int radius,
 		   const int *probe, ShRootCopy *roots, ShDirCopy *dir)
 {
-	Buffer		buf = ShLockBucket(index, t, prefix, BUFFER_LOCK_SHARE, roots, dir);
+	Buffer		buf = roots ? ShLockBucket(index, t, prefix, BUFFER_LOCK_SHARE, roots, dir) :
+		ShLockBucketCached(index, t, prefix, BUFFER_LOCK_SHARE);
 	Page		page = BufferGetPage(buf);
 	ShPageOpaque opaque = ShPageGetOpaque(page);
 	uint32		hi = opaque->hi;
@@ -432,6 +437,15 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 	ShRootCopy	roots;
 	ShDirCopy	dir;
 
+	/*
+	 * A few probed prefixes (an exclusion constraint's check is one per
+	 * probed table) are looked up through the index's bucket hints, which
+	 * usually skip the metapage and the directory page; longer walks, in
+	 * prefix order, copy the table's root slots and each directory page
+	 * once.
+	 */
+	bool		hinted = keys != NULL && nkeys <= SH_HINTED_PROBES;
+
 	ShInitRootCopy(&roots, t);
 	ShInitDirCopy(&dir);
 	while (keys ? i < nkeys : k < nprefix)
@@ -446,7 +460,8 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 		}
 		if (keys)
 			k = keys[i];
-		hi = ScanBucket(index, so, t, k, radius, keys ? probe : NULL, &roots, &dir);
+		hi = ScanBucket(index, so, t, k, radius, keys ? probe : NULL,
+						hinted ? NULL : &roots, hinted ? NULL : &dir);
 
 		/* Every wanted prefix below hi has been read. */
 		if (keys)
@@ -469,7 +484,14 @@ PlanSearch(IndexScanDesc scan, int radius, ShProbePlan *plan)
 {
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 
+	/*
+	 * Below m bits every probe is one exact prefix, which reads fewer pages
+	 * than a table holds unless the index is a few pages small (and both
+	 * ways are exact): such a search, an exclusion constraint's check for
+	 * one, skips asking for the index's size, a system call per row.
+	 */
 	ShPlanProbes(plan, &so->layout, radius,
+				 radius < so->layout.ntables ? MaxBlockNumber :
 				 RelationGetNumberOfBlocks(scan->indexRelation));
 }
 
