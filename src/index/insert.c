@@ -173,10 +173,10 @@ shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 
 	if (!ShIndexKey(index, values, isnull, &fp))
 		return false;
-	layout = ShGetLayout(index);
-	cache = (ShAmCache *) index->rd_amcache;
 	if (ShPendingAdd(index, indexInfo, fp, ht_ctid))
 		return false;
+	cache = ShGetHintedCache(index);
+	layout = &cache->layout;
 	for (int first = 0; first < layout->ntables; first += MAX_GENERIC_XLOG_PAGES)
 	{
 		int			n = Min(layout->ntables - first, MAX_GENERIC_XLOG_PAGES);

@@ -113,25 +113,6 @@ ShCheckPage(Relation index, Page page, BlockNumber blkno, int type, int table)
 }
 
 /*
- * The number of bucket hint slots per table, log 2 (see ShLockBucketCached):
- * about two per bucket of the index as it is now, between 2^10 and 2^15
- * (256 kB per table at most), and no more than a table has prefixes.
- */
-static int
-HintBits(Relation index, const ShLayout *layout)
-{
-	double		buckets = (double) RelationGetNumberOfBlocks(index) / layout->ntables;
-	int			maxbits = 0;
-	int			bits = 10;
-
-	for (int t = 0; t < layout->ntables; t++)
-		maxbits = Max(maxbits, layout->pbits[t]);
-	while (bits < 15 && (double) (1 << bits) < 2 * buckets)
-		bits++;
-	return Min(bits, maxbits);
-}
-
-/*
  * Returns the layout of an existing index, read from its metapage once and
  * then cached in rd_amcache (the options it derives from never change).
  */
@@ -144,24 +125,14 @@ ShGetLayout(Relation index)
 		ShMetaPageData *meta;
 		ShAmCache  *cache;
 
-		ShLayout	layout;
-		int			hintbits;
-
+		cache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(ShAmCache));
+		ShInitRootCopy(&cache->roots, -1);
 		buf = ReadBuffer(index, SH_METAPAGE_BLKNO);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		meta = ShCheckMeta(index, BufferGetPage(buf));
-		ShLayoutFromOptions(&layout, meta->ntables, meta->fillfactor);
+		ShLayoutFromOptions(&cache->layout, meta->ntables, meta->fillfactor);
 		UnlockReleaseBuffer(buf);
-		hintbits = HintBits(index, &layout);
-		cache = MemoryContextAllocZero(index->rd_indexcxt,
-									   MAXALIGN(sizeof(ShAmCache)) +
-									   ((Size) layout.ntables << hintbits) * sizeof(ShBucketHint));
-		cache->layout = layout;
-		ShInitRootCopy(&cache->roots, -1);
-		cache->hintbits = hintbits;
-		for (int t = 0; t < layout.ntables; t++)
-			cache->hintshift[t] = layout.pbits[t] - Min(hintbits, layout.pbits[t]);
-		cache->hints = (ShBucketHint *) ((char *) cache + MAXALIGN(sizeof(ShAmCache)));
+		cache->hints = NULL;
 		index->rd_amcache = cache;
 	}
 	return &((ShAmCache *) index->rd_amcache)->layout;
@@ -413,12 +384,68 @@ ShLockBucket(Relation index, int table, uint32 prefix, int mode,
  * refreshed with what it finds.
  */
 
-/* The hint slot of (table, prefix); rd_amcache is set (ShGetLayout). */
+/*
+ * The number of hint slots per table, log 2: about two per bucket of the
+ * index as it is now, between 2^10 and 2^13 (64 kB per table at most), and
+ * no more than a table has prefixes.
+ */
+static int
+HintBits(Relation index, const ShLayout *layout)
+{
+	double		buckets = (double) RelationGetNumberOfBlocks(index) / layout->ntables;
+	int			maxbits = 0;
+	int			bits = 10;
+
+	for (int t = 0; t < layout->ntables; t++)
+		maxbits = Max(maxbits, layout->pbits[t]);
+	while (bits < 13 && (double) (1 << bits) < 2 * buckets)
+		bits++;
+	return Min(bits, maxbits);
+}
+
+/*
+ * Returns rd_amcache with bucket hints (empty ones the first time), sized
+ * for the index as it is now.  Only the paths that use them pay their
+ * memory.  The hints live in the same allocation as the rest (the relcache
+ * frees rd_amcache with one pfree), so adding them replaces rd_amcache: call
+ * this before taking a pointer into it, never under one.
+ */
+ShAmCache *
+ShGetHintedCache(Relation index)
+{
+	ShAmCache  *old;
+	ShAmCache  *cache;
+	int			hintbits;
+
+	ShGetLayout(index);
+	old = (ShAmCache *) index->rd_amcache;
+	if (old->hints != NULL)
+		return old;
+	hintbits = HintBits(index, &old->layout);
+	cache = MemoryContextAllocZero(index->rd_indexcxt,
+								   MAXALIGN(sizeof(ShAmCache)) +
+								   ((Size) old->layout.ntables << hintbits) * sizeof(ShBucketHint));
+	memcpy(cache, old, sizeof(ShAmCache));
+	cache->hintbits = hintbits;
+	for (int t = 0; t < cache->layout.ntables; t++)
+		cache->hintshift[t] = cache->layout.pbits[t] - Min(hintbits, cache->layout.pbits[t]);
+	cache->hints = (ShBucketHint *) ((char *) cache + MAXALIGN(sizeof(ShAmCache)));
+	pfree(old);
+	index->rd_amcache = cache;
+	return cache;
+}
+
+/*
+ * The hint slot of (table, prefix), or NULL when rd_amcache has no hints
+ * (reset since ShGetHintedCache: a lookup then goes the long way).
+ */
 static ShBucketHint *
 HintSlot(Relation index, int table, uint32 prefix)
 {
 	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
 
+	if (cache == NULL || cache->hints == NULL)
+		return NULL;
 	return &cache->hints[((uint32) table << cache->hintbits) |
 						 (prefix >> cache->hintshift[table])];
 }
@@ -437,9 +464,9 @@ ShPinHintedBucket(Relation index, int table, uint32 prefix)
 	Buffer		buf;
 	const char *page;
 
-	ShGetLayout(index);
 	hint = HintSlot(index, table, prefix);
-	if (hint->blkno == SH_METAPAGE_BLKNO || prefix < hint->lo || prefix > hint->last)
+	if (hint == NULL || hint->blkno == SH_METAPAGE_BLKNO ||
+		prefix < hint->lo || prefix > hint->last)
 		return InvalidBuffer;
 	buf = ReadBuffer(index, hint->blkno);
 	page = BufferGetPage(buf);
@@ -476,9 +503,12 @@ ShLockPinnedBucket(Relation index, int table, uint32 prefix, int mode, Buffer pi
 					   &((ShAmCache *) index->rd_amcache)->roots, NULL);
 	opaque = ShPageGetOpaque(BufferGetPage(buf));
 	hint = HintSlot(index, table, prefix);
-	hint->blkno = BufferGetBlockNumber(buf);
-	hint->lo = (uint16) opaque->lo;
-	hint->last = (uint16) (opaque->hi - 1);
+	if (hint != NULL)
+	{
+		hint->blkno = BufferGetBlockNumber(buf);
+		hint->lo = (uint16) opaque->lo;
+		hint->last = (uint16) (opaque->hi - 1);
+	}
 	return buf;
 }
 

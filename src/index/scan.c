@@ -446,6 +446,8 @@ ScanTable(Relation index, ShScanOpaque so, int t, const uint32 *keys, int nkeys,
 	 */
 	bool		hinted = keys != NULL && nkeys <= SH_HINTED_PROBES;
 
+	if (hinted)
+		ShGetHintedCache(index);
 	ShInitRootCopy(&roots, t);
 	ShInitDirCopy(&dir);
 	while (keys ? i < nkeys : k < nprefix)

@@ -254,7 +254,11 @@ typedef struct ShAmCache
 	/* per table, the last overflow chain appended to (insert.c) */
 	BlockNumber chainhead[SH_MAX_TABLES];	/* its first page, 0: none */
 	BlockNumber chaintail[SH_MAX_TABLES];	/* a page of it with room */
-	/* bucket hints: table t's slot for prefix p is hints[t << hintbits | p >> hintshift[t]] */
+	/*
+	 * Bucket hints (page.c), after the struct in the same allocation, or
+	 * NULL until a path that uses them asks (ShGetHintedCache): table t's
+	 * slot for prefix p is hints[t << hintbits | p >> hintshift[t]].
+	 */
 	int			hintbits;
 	int			hintshift[SH_MAX_TABLES];
 	ShBucketHint *hints;
@@ -298,6 +302,7 @@ extern bytea *shoptions(Datum reloptions, bool validate);
 
 /* page.c */
 extern const ShLayout *ShGetLayout(Relation index);
+extern ShAmCache *ShGetHintedCache(Relation index);
 extern void ShResetAmCache(Relation index);
 extern void ShInitPage(Page page, uint16 type, uint16 table, uint32 lo, uint32 hi);
 extern ShMetaPageData *ShCheckMeta(Relation index, Page page);
