@@ -17,13 +17,12 @@
  * A row goes into every block table.  By default a transaction's rows are
  * batched and written bucket by bucket (pending.c); what follows is the
  * path of rows written at once (simhash.batch_inserts = off, indexes of
- * exclusion constraints).  Generic WAL costs per registered page
- * (GenericXLogStart sets up a ~100 kB state; registering copies the page;
- * finishing compares its used part byte by byte and copies it back) and per
- * record, so the common case - no bucket full - appends the entry to the
- * buckets of up to MAX_GENERIC_XLOG_PAGES tables in ONE record: lock the
- * buckets in table order, check that each has room, register them all,
- * append, finish.  If one of them is full, all are released untouched and
+ * exclusion constraints).  The common case - no bucket full - appends the
+ * entry to the buckets of up to MAX_GENERIC_XLOG_PAGES tables in ONE
+ * generic WAL record, whose delta wal.c writes directly (GenericXLogFinish
+ * would copy and compare every page whole): pin the hinted buckets of the
+ * group (page.c), lock them in table order, check that each has room,
+ * append, log.  If one of them is full, all are released untouched and
  * the tables of that group take the per-table path (ShInsertEntry: split or
  * overflow chain, one record per step, unchanged).  With more than four
  * tables the groups are 0-3, 4-7, ...; a crash between two records leaves

@@ -50,7 +50,9 @@
  * new pages -> directory page -> metapage, and hold nothing when they look a
  * bucket up, so there is no cycle with readers.  An insert may hold the
  * buckets of up to four tables at once, locked in table order (insert.c
- * argues why that cannot deadlock either).
+ * argues why that cannot deadlock either); it pins them all before locking
+ * the first (page.c's bucket hints), which makes nobody wait: this index
+ * takes no cleanup locks.
  *
  * Predicate locks (SERIALIZABLE) are taken on bucket pages only: scans lock
  * each bucket they read, writers check the bucket they write into (also when
