@@ -474,7 +474,7 @@ AppendRunLogged(Relation index, Buffer buf, const ShNewEntry *entries, int n)
 	char		packed[SH_PAGE_CAPACITY * SH_ENTRY_SIZE];
 	ShAppend	app;
 
-	Assert(n <= SH_PAGE_CAPACITY);
+	Assert(n <= (int) SH_PAGE_CAPACITY);
 	for (int i = 0; i < n; i++)
 		ShPackEntry(packed + (Size) i * SH_ENTRY_SIZE, entries[i].fp,
 					(ItemPointer) &entries[i].tid);

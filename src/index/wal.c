@@ -86,7 +86,7 @@ AppendPacked(Page page, const char *entries, int n)
 	ShPageOpaque opaque = ShPageGetOpaque(page);
 	PageHeader	hdr = (PageHeader) page;
 
-	Assert(opaque->nentries + n <= SH_PAGE_CAPACITY);
+	Assert(opaque->nentries + n <= (int) SH_PAGE_CAPACITY);
 	memcpy((char *) page + hdr->pd_lower, entries, (Size) n * SH_ENTRY_SIZE);
 	opaque->nentries += n;
 	hdr->pd_lower += n * SH_ENTRY_SIZE;
@@ -158,7 +158,7 @@ ShAppendLogged(Relation index, const ShAppend *apps, int napps)
 	{
 		Page		page = BufferGetPage(apps[i].buf);
 
-		if (ShPageGetOpaque(page)->nentries + apps[i].n > SH_PAGE_CAPACITY)
+		if (ShPageGetOpaque(page)->nentries + apps[i].n > (int) SH_PAGE_CAPACITY)
 			elog(ERROR, "no room for %d entries on block %u of simhash index \"%s\"",
 				 apps[i].n, BufferGetBlockNumber(apps[i].buf), RelationGetRelationName(index));
 		PrepareDelta(&delta[i], page, apps[i].n);
@@ -209,7 +209,7 @@ ShAppendLogged(Relation index, const ShAppend *apps, int napps)
 
 	for (int i = 0; i < napps; i++)
 	{
-		if (ShPageGetOpaque(BufferGetPage(apps[i].buf))->nentries + apps[i].n > SH_PAGE_CAPACITY)
+		if (ShPageGetOpaque(BufferGetPage(apps[i].buf))->nentries + apps[i].n > (int) SH_PAGE_CAPACITY)
 			elog(ERROR, "no room for %d entries on block %u of simhash index \"%s\"",
 				 apps[i].n, BufferGetBlockNumber(apps[i].buf), RelationGetRelationName(index));
 		AppendPacked(GenericXLogRegisterBuffer(state, apps[i].buf, 0),
