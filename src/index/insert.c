@@ -150,6 +150,7 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 		apps[i].buf = bufs[i];
 		apps[i].entries = packed;
 		apps[i].n = 1;
+		apps[i].width = SH_ENTRY_SIZE;
 	}
 	ShAppendLogged(index, apps, n);
 
@@ -481,6 +482,7 @@ AppendRunLogged(Relation index, Buffer buf, const ShNewEntry *entries, int n)
 	app.buf = buf;
 	app.entries = packed;
 	app.n = n;
+	app.width = SH_ENTRY_SIZE;
 	ShAppendLogged(index, &app, 1);
 }
 

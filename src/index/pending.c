@@ -153,6 +153,7 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 			app.buf = buf;
 			app.entries = packed;
 			app.n = (int) (j - i);
+			app.width = SH_ENTRY_SIZE;
 			ShAppendLogged(index, &app, 1);
 			UnlockReleaseBuffer(buf);
 			for (int64 k = i; k < j; k++)

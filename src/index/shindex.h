@@ -158,12 +158,17 @@ typedef struct ShNewEntry
 	uint16	   *done;			/* bit t set once in table t, or NULL */
 } ShNewEntry;
 
-/* An append to one page (ShAppendLogged): n packed entries. */
+/*
+ * An append to one page (ShAppendLogged): n entries of `width` bytes each,
+ * exactly as the page stores them from pd_lower on (SH_ENTRY_SIZE: packed
+ * fingerprint and heap TID).
+ */
 typedef struct ShAppend
 {
 	Buffer		buf;			/* pinned, exclusive-locked, with room */
-	const char *entries;		/* n * SH_ENTRY_SIZE bytes, as on the page */
+	const char *entries;		/* n * width bytes */
 	int			n;
+	int			width;
 } ShAppend;
 
 /* Directory pages: one bucket block number per prefix of a chunk. */

@@ -79,36 +79,50 @@ StaticAssertDecl(sizeof(ShFragmentHeader) == 2 * sizeof(OffsetNumber),
 StaticAssertDecl(sizeof(ShFieldFragment) == sizeof(ShFragmentHeader) + sizeof(uint16),
 				 "generic WAL field fragment");
 
-/* Appends n packed entries to page, which has room for them. */
+/* Appends app's entries to page, which has room for them (CheckRoom). */
 static void
-AppendPacked(Page page, const char *entries, int n)
+AppendPacked(Page page, const ShAppend *app)
 {
 	ShPageOpaque opaque = ShPageGetOpaque(page);
 	PageHeader	hdr = (PageHeader) page;
 
-	Assert(opaque->nentries + n <= (int) SH_PAGE_CAPACITY);
-	memcpy((char *) page + hdr->pd_lower, entries, (Size) n * SH_ENTRY_SIZE);
-	opaque->nentries += n;
-	hdr->pd_lower += n * SH_ENTRY_SIZE;
+	memcpy((char *) page + hdr->pd_lower, app->entries, (Size) app->n * app->width);
+	opaque->nentries += app->n;
+	hdr->pd_lower += app->n * app->width;
+}
+
+/*
+ * Raises an error unless the page in app->buf has room for app's entries
+ * between pd_lower and pd_upper (the callers check each page's room in its
+ * own terms first: this cannot happen).
+ */
+static void
+CheckRoom(Relation index, Page page, const ShAppend *app)
+{
+	PageHeader	hdr = (PageHeader) page;
+
+	if ((Size) hdr->pd_lower + (Size) app->n * app->width > hdr->pd_upper)
+		elog(ERROR, "no room for %d entries on block %u of simhash index \"%s\"",
+			 app->n, BufferGetBlockNumber(app->buf), RelationGetRelationName(index));
 }
 
 #ifdef SIMHASH_DIRECT_GENERIC_WAL
 
-/* Fills in *delta for an append of n entries to page, before it is made. */
+/* Fills in *delta for app's append to page, before it is made. */
 static void
-PrepareDelta(ShAppendDelta *delta, Page page, int n)
+PrepareDelta(ShAppendDelta *delta, Page page, const ShAppend *app)
 {
 	PageHeader	hdr = (PageHeader) page;
 	ShPageOpaque opaque = ShPageGetOpaque(page);
 
 	delta->before.lower.hdr.offset = offsetof(PageHeaderData, pd_lower);
 	delta->before.lower.hdr.length = sizeof(uint16);
-	delta->before.lower.value = hdr->pd_lower + n * SH_ENTRY_SIZE;
+	delta->before.lower.value = hdr->pd_lower + app->n * app->width;
 	delta->before.entries.offset = hdr->pd_lower;
-	delta->before.entries.length = n * SH_ENTRY_SIZE;
+	delta->before.entries.length = app->n * app->width;
 	delta->nentries.hdr.offset = (char *) &opaque->nentries - (char *) page;
 	delta->nentries.hdr.length = sizeof(uint16);
-	delta->nentries.value = opaque->nentries + n;
+	delta->nentries.value = opaque->nentries + app->n;
 }
 
 #ifdef USE_ASSERT_CHECKING
@@ -140,8 +154,10 @@ CheckDelta(const char *before, Page after, const ShAppendDelta *delta,
 /*
  * Appends entries to the pages in one WAL record (see the file header).
  * apps[i].buf is pinned and exclusive-locked and has room for apps[i].n
- * more entries, given packed (SH_ENTRY_SIZE bytes each) at apps[i].entries;
- * the caller keeps the locks and releases the buffers.
+ * more entries, given as the page stores them (apps[i].width bytes each)
+ * at apps[i].entries; the caller keeps the locks and releases the buffers.
+ * Only appends: a change that rewrites a page (a split, a page changing
+ * its form) goes through GenericXLogFinish.
  */
 void
 ShAppendLogged(Relation index, const ShAppend *apps, int napps)
@@ -158,10 +174,8 @@ ShAppendLogged(Relation index, const ShAppend *apps, int napps)
 	{
 		Page		page = BufferGetPage(apps[i].buf);
 
-		if (ShPageGetOpaque(page)->nentries + apps[i].n > (int) SH_PAGE_CAPACITY)
-			elog(ERROR, "no room for %d entries on block %u of simhash index \"%s\"",
-				 apps[i].n, BufferGetBlockNumber(apps[i].buf), RelationGetRelationName(index));
-		PrepareDelta(&delta[i], page, apps[i].n);
+		CheckRoom(index, page, &apps[i]);
+		PrepareDelta(&delta[i], page, &apps[i]);
 #ifdef USE_ASSERT_CHECKING
 		memcpy(before[i].data, page, BLCKSZ);
 #endif
@@ -175,7 +189,7 @@ ShAppendLogged(Relation index, const ShAppend *apps, int napps)
 		Page		page = BufferGetPage(apps[i].buf);
 		char	   *dst = (char *) page + delta[i].before.entries.offset;
 
-		AppendPacked(page, apps[i].entries, apps[i].n);
+		AppendPacked(page, &apps[i]);
 		MarkBufferDirty(apps[i].buf);
 		if (!logged)
 			continue;
@@ -209,11 +223,8 @@ ShAppendLogged(Relation index, const ShAppend *apps, int napps)
 
 	for (int i = 0; i < napps; i++)
 	{
-		if (ShPageGetOpaque(BufferGetPage(apps[i].buf))->nentries + apps[i].n > (int) SH_PAGE_CAPACITY)
-			elog(ERROR, "no room for %d entries on block %u of simhash index \"%s\"",
-				 apps[i].n, BufferGetBlockNumber(apps[i].buf), RelationGetRelationName(index));
-		AppendPacked(GenericXLogRegisterBuffer(state, apps[i].buf, 0),
-					 apps[i].entries, apps[i].n);
+		CheckRoom(index, BufferGetPage(apps[i].buf), &apps[i]);
+		AppendPacked(GenericXLogRegisterBuffer(state, apps[i].buf, 0), &apps[i]);
 	}
 	GenericXLogFinish(state);
 }
