@@ -133,12 +133,14 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 										   &cache->roots, NULL);
 		Page		page = BufferGetPage(buf);
 		ShPageOpaque opaque = ShPageGetOpaque(page);
-		int			room = SH_PAGE_CAPACITY - opaque->nentries;
+		ShPageRoom	room;
 		int64		j = i;
 
 		ShCheckConflictIn(index, buf);
 
-		while (j < nkeys && j - i < room && (uint32) (keys[j] >> 32) < opaque->hi)
+		ShPageRoomInit(&room, page);
+		while (j < nkeys && (uint32) (keys[j] >> 32) < opaque->hi &&
+			   ShPageRoomTake(&room, pi->entries[(uint32) keys[j]].fp))
 			j++;
 		if (j > i)
 		{
@@ -162,12 +164,12 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 			/*
 			 * Full: the per-table path splits it or extends its chain, with
 			 * every entry of this prefix at once (a page's worth per WAL
-			 * record) when the bucket holds only this prefix.
+			 * record) when the bucket holds only this prefix or one value.
 			 */
 			ShNewEntry *run;
 
 			j = i + 1;
-			if (opaque->hi - opaque->lo == 1)
+			if (opaque->hi - opaque->lo == 1 || ShPageIsSingle(page))
 				while (j < nkeys && (uint32) (keys[j] >> 32) == prefix)
 					j++;
 			UnlockReleaseBuffer(buf);
