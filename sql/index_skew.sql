@@ -4,40 +4,33 @@
 -- one value fill single-value pages, 6 bytes each), inserts of
 -- exact duplicates read a bounded number of pages per row (no walk of the
 -- whole overflow chain), and answers equal a sequential scan.
+-- Whether two queries of table tab with parameters q and n (the first by
+-- an index scan, the second by a sequential scan) give the same text.
+CREATE FUNCTION skew_same(ixq text, seqq text, tab regclass, q simhash, n integer)
+	RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	ix text;
+	sq text;
+BEGIN
+	SET LOCAL enable_seqscan = off;
+	SET LOCAL enable_bitmapscan = off;
+	EXECUTE format(ixq, tab) INTO ix USING q, n;
+	SET LOCAL enable_seqscan = on;
+	SET LOCAL enable_indexscan = off;
+	EXECUTE format(seqq, tab) INTO sq USING q, n;
+	RETURN ix IS NOT DISTINCT FROM sq;
+END $$;
+-- The rows within r of q; the distances of the k nearest rows.
 CREATE FUNCTION skew_answers(tab regclass, q simhash, r integer) RETURNS boolean
-	LANGUAGE plpgsql AS $$
-DECLARE
-	ix tid[];
-	sq tid[];
-BEGIN
-	SET LOCAL enable_seqscan = off;
-	SET LOCAL enable_bitmapscan = off;
-	EXECUTE format('SELECT array_agg(ctid ORDER BY ctid) FROM %s WHERE fp <@ simhash_ball($1, $2)', tab)
-		INTO ix USING q, r;
-	SET LOCAL enable_seqscan = on;
-	SET LOCAL enable_indexscan = off;
-	EXECUTE format('SELECT array_agg(ctid ORDER BY ctid) FROM %s WHERE hamming_distance(fp, $1) <= $2', tab)
-		INTO sq USING q, r;
-	RETURN ix IS NOT DISTINCT FROM sq;
-END $$;
-
--- The k nearest rows' distances through the index = by a sequential scan.
+	LANGUAGE sql AS $$
+	SELECT skew_same('SELECT array_agg(ctid ORDER BY ctid)::text FROM %s WHERE fp <@ simhash_ball($1, $2)',
+	                 'SELECT array_agg(ctid ORDER BY ctid)::text FROM %s WHERE hamming_distance(fp, $1) <= $2',
+	                 tab, q, r) $$;
 CREATE FUNCTION skew_nearest(tab regclass, q simhash, k integer) RETURNS boolean
-	LANGUAGE plpgsql AS $$
-DECLARE
-	ix integer[];
-	sq integer[];
-BEGIN
-	SET LOCAL enable_seqscan = off;
-	SET LOCAL enable_bitmapscan = off;
-	EXECUTE format('SELECT array_agg(d) FROM (SELECT fp <-> $1 AS d FROM %s ORDER BY fp <-> $1 LIMIT $2) s', tab)
-		INTO ix USING q, k;
-	SET LOCAL enable_seqscan = on;
-	SET LOCAL enable_indexscan = off;
-	EXECUTE format('SELECT array_agg(d) FROM (SELECT hamming_distance(fp, $1) AS d FROM %s WHERE fp IS NOT NULL ORDER BY 1 LIMIT $2) s', tab)
-		INTO sq USING q, k;
-	RETURN ix IS NOT DISTINCT FROM sq;
-END $$;
+	LANGUAGE sql AS $$
+	SELECT skew_same('SELECT array_agg(d)::text FROM (SELECT fp <-> $1 AS d FROM %s ORDER BY fp <-> $1 LIMIT $2) s',
+	                 'SELECT array_agg(d)::text FROM (SELECT hamming_distance(fp, $1) AS d FROM %s WHERE fp IS NOT NULL ORDER BY 1 LIMIT $2) s',
+	                 tab, q, k) $$;
 
 -- 600 copies of one value, written row by row: 4,357 pages before splits
 -- isolated a dominant value at once, then 21 (a bucket, a directory page
@@ -217,4 +210,5 @@ SELECT r, skew_answers('mix', '0123456789ab0042', r) AS same_prefix
 DROP TABLE skew, dups, neardups, grown, mix, copies;
 DROP FUNCTION skew_answers(regclass, simhash, integer);
 DROP FUNCTION skew_nearest(regclass, simhash, integer);
+DROP FUNCTION skew_same(text, text, regclass, simhash, integer);
 DROP FUNCTION skew_sizes(simhash, text);
