@@ -31,7 +31,34 @@ typedef struct PlannedPages
 	uint32		hi;
 	BlockNumber blkno;			/* first block */
 	uint32		npages;
+	bool		single;			/* bucket: every page in the single-value form */
 } PlannedPages;
+
+/*
+ * What the entries of a prefix, a chunk or a run of them have in common, for
+ * the single-value form (shindex.h): none, one value (only one prefix has
+ * entries, and they all have one value), or several values.
+ */
+typedef enum RunValues
+{
+	RUN_EMPTY,
+	RUN_ONE,
+	RUN_MIXED
+} RunValues;
+
+/* The values of a run, and its prefix if RUN_ONE, with a prefix added. */
+static inline RunValues
+AddRun(RunValues run, uint32 *runprefix, RunValues add, uint32 prefix)
+{
+	if (add == RUN_EMPTY)
+		return run;
+	if (run == RUN_EMPTY && add == RUN_ONE)
+	{
+		*runprefix = prefix;
+		return RUN_ONE;
+	}
+	return RUN_MIXED;
+}
 
 typedef struct ShBuildState
 {
@@ -72,30 +99,65 @@ AddPlan(ShBuildState *bs, bool isdir, int table, uint32 lo, uint32 hi, uint32 np
 	pp->hi = hi;
 	pp->blkno = bs->nextblk;
 	pp->npages = npages;
+	pp->single = false;
 	bs->nextblk += npages;
 	return pp;
 }
 
 /*
- * Plans the pages of one table from its prefix histogram, assigning block
+ * Plans a bucket of the prefixes [lo, hi) holding sum entries whose values
+ * are `values`: one plain page, or, when they are copies of one value and
+ * more than a plain page takes at build, single-value pages
+ * (single-prefix buckets) or at most two (a bucket of several prefixes,
+ * whose one overflow page the chain rule of shindex.h allows).
+ */
+static PlannedPages *
+PlanBucket(ShBuildState *bs, int t, uint32 lo, uint32 hi, int64 sum, RunValues values)
+{
+	const ShLayout *layout = &bs->layout;
+	int64		target = layout->target;
+	int64		starget = Max(1, (int64) SH_SINGLE_CAPACITY * layout->fillfactor / 100);
+	PlannedPages *pp;
+
+	if (values == RUN_ONE && sum > target)
+	{
+		Assert(hi - lo == 1 || sum <= 2 * starget);
+		pp = AddPlan(bs, false, t, lo, hi, (uint32) ((sum + starget - 1) / starget));
+		pp->single = true;
+		return pp;
+	}
+	return AddPlan(bs, false, t, lo, hi, (uint32) Max(1, (sum + target - 1) / target));
+}
+
+/*
+ * Plans the pages of one table from its prefix histogram (and, per prefix,
+ * whether its entries have one value: mixed[p] false), assigning block
  * numbers in the order the pages will be written.
  */
 static void
-PlanTable(ShBuildState *bs, int t, const uint32 *hist)
+PlanTable(ShBuildState *bs, int t, const uint32 *hist, const bool *mixed)
 {
 	const ShLayout *layout = &bs->layout;
 	int			nchunks = layout->nchunks[t];
 	int64		target = layout->target;
+	int64		starget = Max(1, (int64) SH_SINGLE_CAPACITY * layout->fillfactor / 100);
 	int64	   *chunkcount = palloc0(sizeof(int64) * nchunks);
+	RunValues  *chunkvalues = palloc0(sizeof(RunValues) * nchunks);
+	uint32	   *chunkprefix = palloc0(sizeof(uint32) * nchunks);
 	int			c = 0;
 
 	for (int k = 0; k < nchunks; k++)
 		for (uint32 p = (uint32) k << SH_CHUNK_BITS; p < ShChunkEnd(layout, t, k); p++)
+		{
 			chunkcount[k] += hist[p];
+			chunkvalues[k] = AddRun(chunkvalues[k], &chunkprefix[k],
+									hist[p] == 0 ? RUN_EMPTY : mixed[p] ? RUN_MIXED : RUN_ONE, p);
+		}
 
+#define RUN_FITS(values, sum) ((sum) <= ((values) == RUN_ONE ? 2 * starget : target))
 	while (c < nchunks)
 	{
-		if (chunkcount[c] > target)
+		if (!RUN_FITS(chunkvalues[c], chunkcount[c]))
 		{
 			/* A directory page, then buckets packed within the chunk. */
 			uint32		p = (uint32) c << SH_CHUNK_BITS;
@@ -110,7 +172,7 @@ PlanTable(ShBuildState *bs, int t, const uint32 *hist)
 
 				if (sum > target)
 				{
-					AddPlan(bs, false, t, start, p, (uint32) ((sum + target - 1) / target));
+					PlanBucket(bs, t, start, p, sum, mixed[start] ? RUN_MIXED : RUN_ONE);
 					continue;
 				}
 				while (p < end && sum + hist[p] <= target)
@@ -121,20 +183,37 @@ PlanTable(ShBuildState *bs, int t, const uint32 *hist)
 		}
 		else
 		{
-			/* Whole chunks sharing one bucket while they fit. */
+			/*
+			 * Whole chunks sharing one bucket while they fit: a plain page's
+			 * worth, or up to two single-value pages of copies of one value.
+			 */
 			int			first = c;
-			int64		sum = chunkcount[c++];
+			int64		sum = chunkcount[c];
+			RunValues	values = chunkvalues[c];
+			uint32		prefix = chunkprefix[c];
 			BlockNumber blkno;
 
-			while (c < nchunks && chunkcount[c] <= target && sum + chunkcount[c] <= target)
-				sum += chunkcount[c++];
-			blkno = AddPlan(bs, false, t, (uint32) first << SH_CHUNK_BITS,
-							ShChunkEnd(layout, t, c - 1), 1)->blkno;
+			for (c++; c < nchunks; c++)
+			{
+				uint32		nprefix = prefix;
+				RunValues	nvalues = AddRun(values, &nprefix, chunkvalues[c], chunkprefix[c]);
+
+				if (!RUN_FITS(nvalues, sum + chunkcount[c]))
+					break;
+				sum += chunkcount[c];
+				values = nvalues;
+				prefix = nprefix;
+			}
+			blkno = PlanBucket(bs, t, (uint32) first << SH_CHUNK_BITS,
+							   ShChunkEnd(layout, t, c - 1), sum, values)->blkno;
 			for (int k = first; k < c; k++)
 				bs->root[t][k] = blkno;
 		}
 	}
+#undef RUN_FITS
 	pfree(chunkcount);
+	pfree(chunkvalues);
+	pfree(chunkprefix);
 }
 
 /*
@@ -241,7 +320,7 @@ WriteDirectoryPage(ShBuildState *bs, int pi, Page image)
 /*
  * Writes the bucket (and overflow pages) planned as pp, filled with the
  * sorted entries order[*pos ..] whose prefix lies below pp->hi; advances
- * *pos past them.
+ * *pos past them.  Overflow pages record the one prefix of their entries.
  */
 static void
 WriteBucketPages(ShBuildState *bs, const PlannedPages *pp, const uint32 *order,
@@ -249,15 +328,26 @@ WriteBucketPages(ShBuildState *bs, const PlannedPages *pp, const uint32 *order,
 {
 	const ShLayout *layout = &bs->layout;
 	int			t = pp->table;
+	int64		cap = layout->target;
+	uint32		plo = pp->lo;
 
+	if (pp->single)
+	{
+		cap = Max(1, (int64) SH_SINGLE_CAPACITY * layout->fillfactor / 100);
+		plo = ShPrefix(layout, t, bs->fps[order[*pos]]);
+	}
 	for (uint32 k = 0; k < pp->npages; k++)
 	{
 		ShPageOpaque opaque;
 
-		ShInitPage(image, k == 0 ? SH_PAGE_BUCKET : SH_PAGE_OVERFLOW,
-				   t, pp->lo, pp->hi);
+		if (k == 0)
+			ShInitPage(image, SH_PAGE_BUCKET, t, pp->lo, pp->hi);
+		else
+			ShInitPage(image, SH_PAGE_OVERFLOW, t, plo, plo + 1);
+		if (pp->single)
+			ShPageInitSingle(image, bs->fps[order[*pos]]);
 		opaque = ShPageGetOpaque(image);
-		while (*pos < bs->n && opaque->nentries < layout->target &&
+		while (*pos < bs->n && opaque->nentries < cap &&
 			   ShPrefix(layout, t, bs->fps[order[*pos]]) < pp->hi)
 		{
 			ShAppendEntry(image, bs->fps[order[*pos]], &bs->tids[order[*pos]]);
@@ -293,10 +383,23 @@ WriteIndex(ShBuildState *bs)
 	bs->nextblk = SH_METAPAGE_BLKNO + 1;
 	for (int t = 0; t < m; t++)
 	{
-		hist[t] = palloc0(sizeof(uint32) * ((Size) 1 << layout->pbits[t]));
+		Size		nprefix = (Size) 1 << layout->pbits[t];
+		uint64	   *value = palloc(sizeof(uint64) * nprefix);	/* one of prefix p */
+		bool	   *mixed = palloc0(sizeof(bool) * nprefix);
+
+		hist[t] = palloc0(sizeof(uint32) * nprefix);
 		for (int64 i = 0; i < bs->n; i++)
-			hist[t][ShPrefix(layout, t, bs->fps[i])]++;
-		PlanTable(bs, t, hist[t]);
+		{
+			uint32		p = ShPrefix(layout, t, bs->fps[i]);
+
+			if (hist[t][p]++ == 0)
+				value[p] = bs->fps[i];
+			else if (value[p] != bs->fps[i])
+				mixed[p] = true;
+		}
+		PlanTable(bs, t, hist[t], mixed);
+		pfree(value);
+		pfree(mixed);
 	}
 
 	WriteMetapage(bs, image.data);

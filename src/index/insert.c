@@ -108,7 +108,10 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 {
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 	ShAppend	apps[MAX_GENERIC_XLOG_PAGES];
-	char		packed[SH_ENTRY_SIZE];
+	char		packed[MAX_GENERIC_XLOG_PAGES][SH_ENTRY_SIZE];
+	bool		direct = true;
+
+	memset(apps, 0, sizeof(apps));
 
 	Assert(n <= MAX_GENERIC_XLOG_PAGES);
 	for (int i = 0; i < n; i++)
@@ -122,7 +125,7 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 		bufs[i] = ShLockPinnedBucket(index, t, ShPrefix(&cache->layout, t, fp),
 									 BUFFER_LOCK_EXCLUSIVE, bufs[i]);
 		page = BufferGetPage(bufs[i]);
-		if (ShPageGetOpaque(page)->nentries >= SH_PAGE_CAPACITY)
+		if (!ShPageHasRoom(page, fp))
 		{
 			for (int j = 0; j < n; j++)
 			{
@@ -144,15 +147,28 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 	for (int i = 0; i < n; i++)
 		ShCheckConflictIn(index, bufs[i]);
 
-	ShPackEntry(packed, fp, tid);
 	for (int i = 0; i < n; i++)
 	{
 		apps[i].buf = bufs[i];
-		apps[i].entries = packed;
+		apps[i].entries = packed[i];
 		apps[i].n = 1;
-		apps[i].width = SH_ENTRY_SIZE;
+		apps[i].width = ShAppendWidth(BufferGetPage(bufs[i]), fp);
+		if (apps[i].width == 0)
+			direct = false;
+		else
+			ShPackEntryAs(packed[i], apps[i].width, fp, tid);
 	}
-	ShAppendLogged(index, apps, n);
+	if (direct)
+		ShAppendLogged(index, apps, n);
+	else
+	{
+		/* a single-value page takes another value: it changes form */
+		GenericXLogState *state = GenericXLogStart(index);
+
+		for (int i = 0; i < n; i++)
+			ShAppendEntry(GenericXLogRegisterBuffer(state, bufs[i], 0), fp, tid);
+		GenericXLogFinish(state);
+	}
 
 	for (int i = 0; i < n; i++)
 		UnlockReleaseBuffer(bufs[i]);
@@ -205,11 +221,19 @@ ChooseSplit(const ShLayout *layout, int table, Page page, uint32 lo, uint32 hi)
 		(lo >> SH_CHUNK_BITS) != ((hi - 1) >> SH_CHUNK_BITS);
 	int			unit_bits = chunks ? SH_CHUNK_BITS : 0;
 	uint32		nunits = ((hi - lo) + (1 << unit_bits) - 1) >> unit_bits;
-	int		   *counts = palloc0(sizeof(int) * nunits);
+	int		   *counts;
 	uint32		best = lo + (1 << unit_bits);
 	int			below = 0;
 	int			bestcost = INT_MAX;
 
+	if (ShPageIsSingle(page))
+	{
+		/* One value (and any chain has its prefix): split beside it. */
+		uint32		u = (ShPrefix(layout, table, ShPageSingleValue(page)) - lo) >> unit_bits;
+
+		return lo + ((u > 0 ? u : 1) << unit_bits);
+	}
+	counts = palloc0(sizeof(int) * nunits);
 	for (int i = 0; i < opaque->nentries; i++)
 	{
 		uint32		p = ShPrefix(layout, table, ShEntryFingerprint(ShPageEntry(page, i)));
@@ -338,7 +362,10 @@ RegisterSplitPages(Relation index, ShSplit *sp)
 	return state;
 }
 
-/* Moves the entries of [mid, hi) to the new bucket and compacts the old. */
+/*
+ * Moves the entries of [mid, hi) to the new bucket and compacts the old.  A
+ * single-value bucket moves whole, with its form and chain, or stays.
+ */
 static void
 MoveUpperEntries(const ShLayout *layout, ShSplit *sp)
 {
@@ -346,6 +373,13 @@ MoveUpperEntries(const ShLayout *layout, ShSplit *sp)
 	int			keep = 0;
 
 	ShInitPage(sp->npage, SH_PAGE_BUCKET, sp->table, sp->mid, sp->hi);
+	if (ShPageIsSingle(sp->opage))
+	{
+		if (ShPrefix(layout, sp->table, ShPageSingleValue(sp->opage)) >= sp->mid)
+			ShPageMoveEntries(sp->npage, sp->opage);
+		opaque->hi = sp->mid;
+		return;
+	}
 	for (int i = 0; i < opaque->nentries; i++)
 	{
 		char	   *entry = ShPageEntry(sp->opage, i);
@@ -472,17 +506,31 @@ AppendRun(Page page, const ShNewEntry *entries, int n)
 static void
 AppendRunLogged(Relation index, Buffer buf, const ShNewEntry *entries, int n)
 {
-	char		packed[SH_PAGE_CAPACITY * SH_ENTRY_SIZE];
+	PGAlignedBlock packed;
 	ShAppend	app;
+	Page		page = BufferGetPage(buf);
 
-	Assert(n <= (int) SH_PAGE_CAPACITY);
-	for (int i = 0; i < n; i++)
-		ShPackEntry(packed + (Size) i * SH_ENTRY_SIZE, entries[i].fp,
-					(ItemPointer) &entries[i].tid);
+	app.width = ShAppendWidth(page, entries[0].fp);
+	for (int i = 0; i < n && app.width != 0; i++)
+	{
+		if (ShAppendWidth(page, entries[i].fp) != app.width)
+			app.width = 0;
+		else
+			ShPackEntryAs(packed.data + (Size) i * app.width, app.width, entries[i].fp,
+						  (ItemPointer) &entries[i].tid);
+	}
+	if (app.width == 0)
+	{
+		/* a single-value page takes another value: it changes form */
+		GenericXLogState *state = GenericXLogStart(index);
+
+		AppendRun(GenericXLogRegisterBuffer(state, buf, 0), entries, n);
+		GenericXLogFinish(state);
+		return;
+	}
 	app.buf = buf;
-	app.entries = packed;
+	app.entries = packed.data;
 	app.n = n;
-	app.width = SH_ENTRY_SIZE;
 	ShAppendLogged(index, &app, 1);
 }
 
@@ -496,12 +544,15 @@ MarkWritten(int table, const ShNewEntry *entries, int n)
 }
 
 /*
- * Appends entries[0 .. n), all of the full single-prefix bucket in buf
- * (pinned, exclusive-locked), to its overflow chain: to the pages with room
- * from where the walk starts, then to new pages at the end of the chain,
- * one WAL record per page filled.  Holds each page until the next is
- * locked, so that two inserters cannot both extend the chain.  Releases
- * every page it locked, buf included.
+ * Appends entries[0 .. n), all with prefix `prefix`, to the overflow chain
+ * of the full bucket in buf (pinned, exclusive-locked): to the pages with
+ * room from where the walk starts (a full plain page whose entries all have
+ * the value to add takes the single-value form first), then to at most
+ * maxnew new pages at the end of the chain, one WAL record per page filled.
+ * Holds each page until the next is locked, so that two inserters cannot
+ * both extend the chain.  Releases every page it locked, buf included, and
+ * returns how many entries it appended: n, unless maxnew ran out (a bucket
+ * of several prefixes has one overflow page at most: shindex.h).
  *
  * The walk starts at the chain's head, or, when rd_amcache remembers a
  * later page of this very chain (keyed by the head's block number: pages
@@ -510,17 +561,19 @@ MarkWritten(int table, const ShNewEntry *entries, int n)
  * reads.  Room that VACUUM makes before the hinted page is used again by
  * the next backend (or relcache rebuild) that walks from the head.
  */
-static void
-AppendToChain(Relation index, int table, Buffer buf, const ShNewEntry *entries, int n)
+static int
+AppendToChain(Relation index, int table, uint32 prefix, Buffer buf,
+			  const ShNewEntry *entries, int n, int maxnew)
 {
 	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
 	Page		page = BufferGetPage(buf);
 	ShPageOpaque opaque = ShPageGetOpaque(page);
 	BlockNumber head = opaque->next;
 	GenericXLogState *state;
+	int			done = 0;
 
 	if (cache != NULL && head != InvalidBlockNumber &&
-		opaque->nentries >= SH_PAGE_CAPACITY &&
+		!ShPageHasRoom(page, entries[0].fp) &&
 		cache->chainhead[table] == head && cache->chaintail[table] != head)
 	{
 		BlockNumber blkno = cache->chaintail[table];
@@ -538,7 +591,7 @@ AppendToChain(Relation index, int table, Buffer buf, const ShNewEntry *entries, 
 	{
 		Buffer		nextbuf;
 		BlockNumber blkno;
-		int			k = Min(n, (int) (SH_PAGE_CAPACITY - opaque->nentries));
+		int			k = ShPageFitCount(page, entries, n);
 
 		if (k > 0)
 		{
@@ -546,26 +599,35 @@ AppendToChain(Relation index, int table, Buffer buf, const ShNewEntry *entries, 
 			MarkWritten(table, entries, k);
 			entries += k;
 			n -= k;
+			done += k;
 			if (head != InvalidBlockNumber)
 				RememberChainPage(cache, table, head, BufferGetBlockNumber(buf));
+			continue;
+		}
+		if (ShPageCanCompact(page, entries[0].fp))
+		{
+			ShCompactPage(index, buf);
 			continue;
 		}
 		if (opaque->next == InvalidBlockNumber)
 		{
 			Page		npage;
 
+			if (maxnew-- <= 0)
+				break;
 			nextbuf = ShNewBuffer(index);
 			k = Min(n, (int) SH_PAGE_CAPACITY);
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, buf, 0);
 			npage = GenericXLogRegisterBuffer(state, nextbuf, GENERIC_XLOG_FULL_IMAGE);
-			ShInitPage(npage, SH_PAGE_OVERFLOW, table, opaque->lo, opaque->hi);
+			ShInitPage(npage, SH_PAGE_OVERFLOW, table, prefix, prefix + 1);
 			AppendRun(npage, entries, k);
 			ShPageGetOpaque(page)->next = BufferGetBlockNumber(nextbuf);
 			GenericXLogFinish(state);
 			MarkWritten(table, entries, k);
 			entries += k;
 			n -= k;
+			done += k;
 			if (head == InvalidBlockNumber)
 				head = BufferGetBlockNumber(nextbuf);
 			RememberChainPage(cache, table, head, BufferGetBlockNumber(nextbuf));
@@ -584,28 +646,48 @@ AppendToChain(Relation index, int table, Buffer buf, const ShNewEntry *entries, 
 		opaque = ShCheckPage(index, page, blkno, SH_PAGE_OVERFLOW, table);
 	}
 	UnlockReleaseBuffer(buf);
+	return done;
+}
+
+/*
+ * Whether the full bucket page (covering several prefixes) may take entries
+ * of prefix `prefix` into an overflow page: it is a single-value page of a
+ * value with that prefix (the chain rule in shindex.h).
+ */
+static bool
+ChainAllowed(const ShLayout *layout, int table, Page page, uint32 prefix)
+{
+	return ShPageIsSingle(page) &&
+		ShPrefix(layout, table, ShPageSingleValue(page)) == prefix;
 }
 
 /*
  * Adds entries[0 .. n), which share one prefix, to block table `table`:
- * splits a full bucket (and looks again) while it covers several prefixes,
- * else fills the bucket and then its overflow chain, as many entries per
- * WAL record as a page takes.  Each entry's done bit for the table (when
- * entries[i].done is set) is set once the record holding it is written.
- * Takes and releases its own locks.
+ * appends what the bucket takes; turns a full plain page of copies of the
+ * value to add into a single-value page; splits a full bucket (and looks
+ * again) while it covers several prefixes, unless it is a single-value page
+ * of this prefix whose one overflow page has room (or is still to come);
+ * else fills the bucket's overflow chain, as many entries per WAL record as
+ * a page takes.  Each entry's done bit for the table (when entries[i].done
+ * is set) is set once the record holding it is written.  Takes and releases
+ * its own locks.
  */
 void
 ShInsertEntries(Relation index, const ShLayout *layout, int table,
 				const ShNewEntry *entries, int n)
 {
 	uint32		prefix = ShPrefix(layout, table, entries[0].fp);
+	bool		chainfull = false;	/* a bucket's one overflow page is full */
 
 	while (n > 0)
 	{
 		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
 									   NULL, NULL);
-		ShPageOpaque opaque = ShPageGetOpaque(BufferGetPage(buf));
-		int			k = Min(n, (int) (SH_PAGE_CAPACITY - opaque->nentries));
+		Page		page = BufferGetPage(buf);
+		ShPageOpaque opaque = ShPageGetOpaque(page);
+		int			k = ShPageFitCount(page, entries, n);
+		bool		several = opaque->hi - opaque->lo > 1;
+		int			done;
 
 		ShCheckConflictIn(index, buf);
 		if (k > 0)
@@ -617,13 +699,22 @@ ShInsertEntries(Relation index, const ShLayout *layout, int table,
 			n -= k;
 			continue;
 		}
-		if (opaque->hi - opaque->lo > 1)
+		if (ShPageCanCompact(page, entries[0].fp))
+		{
+			ShCompactPage(index, buf);
+			UnlockReleaseBuffer(buf);
+			continue;
+		}
+		if (several && (chainfull || !ChainAllowed(layout, table, page, prefix)))
 		{
 			SplitBucket(index, layout, table, buf);
 			continue;
 		}
-		AppendToChain(index, table, buf, entries, n);
-		return;
+		done = AppendToChain(index, table, prefix, buf, entries, n,
+							 !several ? INT_MAX : opaque->next == InvalidBlockNumber ? 1 : 0);
+		entries += done;
+		n -= done;
+		chainfull = n > 0;
 	}
 }
 

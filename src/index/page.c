@@ -50,18 +50,269 @@ ShInitPage(Page page, uint16 type, uint16 table, uint32 lo, uint32 hi)
 	((PageHeader) page)->pd_lower = SH_ENTRIES_OFFSET;
 }
 
-/* Appends an entry to a bucket or overflow page that has room. */
+/*
+ * THE TWO FORMS OF A BUCKET OR OVERFLOW PAGE
+ *
+ * Plain (14-byte entries) or single-value (the value, then 6-byte TIDs): see
+ * SINGLE-VALUE PAGES in shindex.h.  The functions below are the only ones
+ * that know how either form is laid out or when a page changes form;
+ * callers ask whether an entry fits (ShPageHasRoom, ShPageFitCount), append
+ * (ShAppendEntry), and, when a page is full, whether it can take the
+ * single-value form (ShPageCanCompact, ShCompactPage).
+ */
+
+/* Puts an empty plain page (just initialised) in the single-value form. */
+void
+ShPageInitSingle(Page page, uint64 fp)
+{
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+
+	Assert(opaque->nentries == 0 && !ShPageIsSingle(page));
+	opaque->type |= SH_PAGE_SINGLE;
+	memcpy((char *) page + SH_ENTRIES_OFFSET, &fp, sizeof(uint64));
+	((PageHeader) page)->pd_lower = ShPageUsed(page, 0);
+}
+
+/* Turns a single-value page into the plain form, which must take it. */
+static void
+ExpandPage(Page page)
+{
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	uint64		fp = ShPageSingleValue(page);
+	int			n = opaque->nentries;
+	PGAlignedBlock tids;
+
+	Assert(n <= SH_PAGE_CAPACITY);
+	memcpy(tids.data, ShPageSingleTid(page, 0), (Size) n * SH_TID_SIZE);
+	opaque->type &= ~SH_PAGE_SINGLE;
+	for (int i = 0; i < n; i++)
+	{
+		char	   *entry = ShPageEntry(page, i);
+
+		memcpy(entry, &fp, sizeof(uint64));
+		memcpy(entry + sizeof(uint64), tids.data + (Size) i * SH_TID_SIZE, SH_TID_SIZE);
+	}
+	((PageHeader) page)->pd_lower = ShPageUsed(page, n);
+}
+
+/*
+ * Whether a page holding nentries entries, in the single-value form with
+ * value `value` when single, takes one more entry of value fp; and if so,
+ * updates *single as appending it would.  A single-value bucket with an
+ * overflow page while it covers several prefixes keeps its form (the chain
+ * rule in shindex.h), so it takes only its own value.
+ */
+static inline bool
+Fits(ShPageOpaque opaque, bool *single, uint64 value, int nentries, uint64 fp)
+{
+	if (!*single)
+		return nentries < (int) SH_PAGE_CAPACITY;
+	if (fp == value)
+		return nentries < (int) SH_SINGLE_CAPACITY;
+	if (ShPageType(opaque) == SH_PAGE_BUCKET && opaque->next != InvalidBlockNumber &&
+		opaque->hi - opaque->lo > 1)
+		return false;
+	if (nentries >= (int) SH_PAGE_CAPACITY)
+		return false;
+	*single = false;
+	return true;
+}
+
+/* Starts counting what the bucket or overflow page takes. */
+void
+ShPageRoomInit(ShPageRoom *room, Page page)
+{
+	room->opaque = ShPageGetOpaque(page);
+	room->single = ShPageIsSingle(page);
+	room->value = room->single ? ShPageSingleValue(page) : 0;
+	room->nentries = room->opaque->nentries;
+}
+
+/* Whether the page takes one more entry, of value fp; counts it if so. */
+bool
+ShPageRoomTake(ShPageRoom *room, uint64 fp)
+{
+	if (!Fits(room->opaque, &room->single, room->value, room->nentries, fp))
+		return false;
+	room->nentries++;
+	return true;
+}
+
+/* Whether the bucket or overflow page takes an entry of value fp. */
+bool
+ShPageHasRoom(Page page, uint64 fp)
+{
+	ShPageRoom	room;
+
+	ShPageRoomInit(&room, page);
+	return ShPageRoomTake(&room, fp);
+}
+
+/* How many of entries[0 .. n), in order, the page takes. */
+int
+ShPageFitCount(Page page, const ShNewEntry *entries, int n)
+{
+	ShPageRoom	room;
+	int			k = 0;
+
+	ShPageRoomInit(&room, page);
+	while (k < n && ShPageRoomTake(&room, entries[k].fp))
+		k++;
+	return k;
+}
+
+/*
+ * Appends an entry to a bucket or overflow page that has room for it
+ * (ShPageHasRoom), turning a single-value page into the plain form when
+ * the entry has another value.
+ */
 void
 ShAppendEntry(Page page, uint64 fp, ItemPointer tid)
 {
 	ShPageOpaque opaque = ShPageGetOpaque(page);
-	char	   *entry = ShPageEntry(page, opaque->nentries);
+	char	   *entry;
 
+	if (ShPageIsSingle(page))
+	{
+		if (fp == ShPageSingleValue(page))
+		{
+			Assert(opaque->nentries < SH_SINGLE_CAPACITY);
+			memcpy(ShPageSingleTid(page, opaque->nentries), tid, SH_TID_SIZE);
+			opaque->nentries++;
+			((PageHeader) page)->pd_lower = ShPageUsed(page, opaque->nentries);
+			return;
+		}
+		ExpandPage(page);
+	}
+	entry = ShPageEntry(page, opaque->nentries);
 	Assert(opaque->nentries < SH_PAGE_CAPACITY);
 	memcpy(entry, &fp, sizeof(uint64));
 	memcpy(entry + sizeof(uint64), tid, sizeof(ItemPointerData));
 	opaque->nentries++;
-	((PageHeader) page)->pd_lower = SH_ENTRIES_OFFSET + opaque->nentries * SH_ENTRY_SIZE;
+	((PageHeader) page)->pd_lower = ShPageUsed(page, opaque->nentries);
+}
+
+/*
+ * Whether a full plain page should take the single-value form to make room
+ * for an entry of value fp: every entry it holds has that value.
+ */
+bool
+ShPageCanCompact(Page page, uint64 fp)
+{
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+
+	if (ShPageIsSingle(page) || opaque->nentries < SH_PAGE_CAPACITY)
+		return false;
+	for (int i = opaque->nentries - 1; i >= 0; i--)
+		if (ShEntryFingerprint(ShPageEntry(page, i)) != fp)
+			return false;
+	return true;
+}
+
+/*
+ * Puts the page in buf (exclusive-locked; ShPageCanCompact said yes) in the
+ * single-value form, in a WAL record of its own that also sets a format 1
+ * index's metapage version to 2 (locking the metapage last: the lock order
+ * of shindex.h allows it).
+ */
+void
+ShCompactPage(Relation index, Buffer buf)
+{
+	ShAmCache  *cache;
+	Buffer		metabuf = InvalidBuffer;
+	GenericXLogState *state;
+	Page		page;
+	ShPageOpaque opaque;
+	uint64		fp;
+	int			n;
+
+	ShGetLayout(index);
+	cache = (ShAmCache *) index->rd_amcache;
+	if (cache->version < SH_VERSION)
+	{
+		metabuf = ReadBuffer(index, SH_METAPAGE_BLKNO);
+		LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+		cache->version = ShCheckMeta(index, BufferGetPage(metabuf))->version;
+		if (cache->version >= SH_VERSION)
+		{
+			UnlockReleaseBuffer(metabuf);
+			metabuf = InvalidBuffer;
+		}
+	}
+
+	state = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(state, buf, 0);
+	opaque = ShPageGetOpaque(page);
+	fp = ShEntryFingerprint(ShPageEntry(page, 0));
+	n = opaque->nentries;
+	/* TID i moves from byte 32 + 14 i to 32 + 6 i: forwards, no overlap ahead */
+	for (int i = 0; i < n; i++)
+		memmove(ShPageSingleTid(page, i), ShPageEntry(page, i) + sizeof(uint64), SH_TID_SIZE);
+	opaque->type |= SH_PAGE_SINGLE;
+	memcpy((char *) page + SH_ENTRIES_OFFSET, &fp, sizeof(uint64));
+	((PageHeader) page)->pd_lower = ShPageUsed(page, n);
+	if (BufferIsValid(metabuf))
+		ShPageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0))->version = SH_VERSION;
+	GenericXLogFinish(state);
+	if (BufferIsValid(metabuf))
+	{
+		UnlockReleaseBuffer(metabuf);
+		cache->version = SH_VERSION;
+	}
+}
+
+/*
+ * Removes entries dead[0 .. ndead), in increasing order, from a bucket or
+ * overflow page, compacting the rest; the page keeps its form.
+ */
+void
+ShPageRemoveEntries(Page page, const OffsetNumber *dead, int ndead)
+{
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	bool		single = ShPageIsSingle(page);
+	Size		size = single ? SH_TID_SIZE : SH_ENTRY_SIZE;
+	char	   *base = (char *) page + (single ? SH_SINGLE_TIDS_OFFSET : SH_ENTRIES_OFFSET);
+	int			keep = 0;
+	int			d = 0;
+
+	for (int i = 0; i < opaque->nentries; i++)
+	{
+		if (d < ndead && dead[d] == i)
+		{
+			d++;
+			continue;
+		}
+		if (keep != i)
+			memmove(base + keep * size, base + i * size, size);
+		keep++;
+	}
+	opaque->nentries = keep;
+	((PageHeader) page)->pd_lower = ShPageUsed(page, keep);
+}
+
+/*
+ * A split of a single-value bucket: moves every entry of src, its form and
+ * its overflow chain to dst, a bucket page just initialised, and leaves src
+ * an empty plain bucket without a chain.
+ */
+void
+ShPageMoveEntries(Page dst, Page src)
+{
+	ShPageOpaque dopaque = ShPageGetOpaque(dst);
+	ShPageOpaque sopaque = ShPageGetOpaque(src);
+	Size		used = ((PageHeader) src)->pd_lower;
+
+	Assert(dopaque->nentries == 0);
+	memcpy((char *) dst + SH_ENTRIES_OFFSET, (char *) src + SH_ENTRIES_OFFSET,
+		   used - SH_ENTRIES_OFFSET);
+	dopaque->type = sopaque->type;
+	dopaque->nentries = sopaque->nentries;
+	dopaque->next = sopaque->next;
+	((PageHeader) dst)->pd_lower = used;
+	sopaque->type &= SH_PAGE_TYPE_MASK;
+	sopaque->nentries = 0;
+	sopaque->next = InvalidBlockNumber;
+	((PageHeader) src)->pd_lower = SH_ENTRIES_OFFSET;
 }
 
 /*
@@ -76,9 +327,9 @@ ShCheckMeta(Relation index, Page page)
 	if (PageIsNew(page) || ShPageGetOpaque(page)->type != SH_PAGE_META ||
 		meta->magic != SH_MAGIC)
 		ShCorrupted(index, "The metapage has no simhash index magic number.");
-	if (meta->version != SH_VERSION)
-		ShCorrupted(index, "The on-disk format version is %u; this library reads version %d.",
-					meta->version, SH_VERSION);
+	if (meta->version < SH_MIN_VERSION || meta->version > SH_VERSION)
+		ShCorrupted(index, "The on-disk format version is %u; this library reads versions %d to %d.",
+					meta->version, SH_MIN_VERSION, SH_VERSION);
 	if (meta->ntables < 1 || meta->ntables > SH_MAX_TABLES)
 		ShCorrupted(index, "The metapage records %u block tables.", meta->ntables);
 	return meta;
@@ -93,6 +344,7 @@ ShPageOpaque
 ShCheckPage(Relation index, Page page, BlockNumber blkno, int type, int table)
 {
 	ShPageOpaque opaque;
+	int			ptype;
 
 	if (PageIsNew(page) ||
 		PageGetSpecialSize(page) != MAXALIGN(sizeof(ShPageOpaqueData)))
@@ -100,14 +352,21 @@ ShCheckPage(Relation index, Page page, BlockNumber blkno, int type, int table)
 	opaque = ShPageGetOpaque(page);
 	if (opaque->page_id != SH_PAGE_ID)
 		ShCorrupted(index, "Block %u is not a simhash index page.", blkno);
-	if (type != 0 ? opaque->type != type :
-		(opaque->type != SH_PAGE_BUCKET && opaque->type != SH_PAGE_OVERFLOW))
+	ptype = ShPageType(opaque);
+	if (type != 0 ? ptype != type :
+		(ptype != SH_PAGE_BUCKET && ptype != SH_PAGE_OVERFLOW))
 		ShCorrupted(index, "Block %u has page type %u where %d was expected.",
-					blkno, opaque->type, type);
+					blkno, ptype, type);
+	if ((opaque->type & ~SH_PAGE_TYPE_MASK) != 0 &&
+		(opaque->type & ~SH_PAGE_TYPE_MASK) != SH_PAGE_SINGLE)
+		ShCorrupted(index, "Block %u has unknown page flags %04x.", blkno, opaque->type);
+	if (ShPageIsSingle(page) && ptype != SH_PAGE_BUCKET && ptype != SH_PAGE_OVERFLOW)
+		ShCorrupted(index, "Block %u of type %d is flagged single-value.", blkno, ptype);
 	if (table >= 0 && opaque->table != table)
 		ShCorrupted(index, "Block %u belongs to block table %u where %d was expected.",
 					blkno, opaque->table, table);
-	if (opaque->type != SH_PAGE_DIR && opaque->nentries > SH_PAGE_CAPACITY)
+	if (ptype != SH_PAGE_DIR &&
+		opaque->nentries > (ShPageIsSingle(page) ? SH_SINGLE_CAPACITY : SH_PAGE_CAPACITY))
 		ShCorrupted(index, "Block %u claims %u entries.", blkno, opaque->nentries);
 	return opaque;
 }
@@ -131,6 +390,7 @@ ShGetLayout(Relation index)
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		meta = ShCheckMeta(index, BufferGetPage(buf));
 		ShLayoutFromOptions(&cache->layout, meta->ntables, meta->fillfactor);
+		cache->version = meta->version;
 		UnlockReleaseBuffer(buf);
 		cache->hints = NULL;
 		index->rd_amcache = cache;

@@ -125,36 +125,59 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 {
 	const ShLayout *layout = &cache->layout;
 	int64		i = 0;
-	char	   *packed = palloc(SH_PAGE_CAPACITY * SH_ENTRY_SIZE);
+	char	   *packed = palloc(BLCKSZ);
 
 	while (i < nkeys)
 	{
 		uint32		prefix = (uint32) (keys[i] >> 32);
 		Buffer		buf = ShLockBucket(index, table, prefix, BUFFER_LOCK_EXCLUSIVE,
 										   &cache->roots, NULL);
-		ShPageOpaque opaque = ShPageGetOpaque(BufferGetPage(buf));
-		int			room = SH_PAGE_CAPACITY - opaque->nentries;
+		Page		page = BufferGetPage(buf);
+		ShPageOpaque opaque = ShPageGetOpaque(page);
+		ShPageRoom	room;
 		int64		j = i;
 
 		ShCheckConflictIn(index, buf);
 
-		while (j < nkeys && j - i < room && (uint32) (keys[j] >> 32) < opaque->hi)
+		ShPageRoomInit(&room, page);
+		while (j < nkeys && (uint32) (keys[j] >> 32) < opaque->hi &&
+			   ShPageRoomTake(&room, pi->entries[(uint32) keys[j]].fp))
 			j++;
 		if (j > i)
 		{
 			ShAppend	app;
 
-			for (int64 k = i; k < j; k++)
+			app.width = ShAppendWidth(page, pi->entries[(uint32) keys[i]].fp);
+			for (int64 k = i; k < j && app.width != 0; k++)
 			{
 				PendingEntry *e = &pi->entries[(uint32) keys[k]];
 
-				ShPackEntry(packed + (Size) (k - i) * SH_ENTRY_SIZE, e->fp, &e->tid);
+				if (ShAppendWidth(page, e->fp) != app.width)
+					app.width = 0;
+				else
+					ShPackEntryAs(packed + (Size) (k - i) * app.width, app.width, e->fp, &e->tid);
 			}
-			app.buf = buf;
-			app.entries = packed;
-			app.n = (int) (j - i);
-			app.width = SH_ENTRY_SIZE;
-			ShAppendLogged(index, &app, 1);
+			if (app.width != 0)
+			{
+				app.buf = buf;
+				app.entries = packed;
+				app.n = (int) (j - i);
+				ShAppendLogged(index, &app, 1);
+			}
+			else
+			{
+				/* a single-value page takes another value: it changes form */
+				GenericXLogState *state = GenericXLogStart(index);
+
+				page = GenericXLogRegisterBuffer(state, buf, 0);
+				for (int64 k = i; k < j; k++)
+				{
+					PendingEntry *e = &pi->entries[(uint32) keys[k]];
+
+					ShAppendEntry(page, e->fp, &e->tid);
+				}
+				GenericXLogFinish(state);
+			}
 			UnlockReleaseBuffer(buf);
 			for (int64 k = i; k < j; k++)
 				pi->entries[(uint32) keys[k]].done |= 1 << table;
@@ -165,12 +188,12 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 			/*
 			 * Full: the per-table path splits it or extends its chain, with
 			 * every entry of this prefix at once (a page's worth per WAL
-			 * record) when the bucket holds only this prefix.
+			 * record) when the bucket holds only this prefix or one value.
 			 */
 			ShNewEntry *run;
 
 			j = i + 1;
-			if (opaque->hi - opaque->lo == 1)
+			if (opaque->hi - opaque->lo == 1 || ShPageIsSingle(page))
 				while (j < nkeys && (uint32) (keys[j] >> 32) == prefix)
 					j++;
 			UnlockReleaseBuffer(buf);

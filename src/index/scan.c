@@ -227,10 +227,8 @@ Emit(ShScanOpaque so, uint64 fp, ItemPointer tid)
  * kept are thus always every row read so far within keep_radius.
  */
 static pg_noinline void
-KeepNearest(ShScanOpaque so, uint64 fp, const char *entry, int d)
+KeepNearest(ShScanOpaque so, uint64 fp, ItemPointer tid, int d)
 {
-	ItemPointerData tid;
-
 	if (so->nres == so->maxres &&
 		so->keep_below + so->keep_count[so->keep_radius] <= so->maxres / 2)
 	{
@@ -242,8 +240,7 @@ KeepNearest(ShScanOpaque so, uint64 fp, const char *entry, int d)
 				so->res[n++] = so->res[i];
 		so->nres = n;
 	}
-	ShEntryTid(entry, &tid);
-	Emit(so, fp, &tid);
+	Emit(so, fp, tid);
 	so->keep_count[d]++;
 	if (d < so->keep_radius)
 	{
@@ -253,6 +250,52 @@ KeepNearest(ShScanOpaque so, uint64 fp, const char *entry, int d)
 			so->keep_radius--;
 			so->keep_below -= so->keep_count[so->keep_radius];
 		}
+	}
+}
+
+/*
+ * ScanPage for a single-value page (shindex.h): the value passes or fails
+ * once, for every heap TID of the page.
+ */
+static pg_noinline void
+ScanSinglePage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+			   const int *probe)
+{
+	const ShLayout *layout = &so->layout;
+	int			n = ShPageGetOpaque(page)->nentries;
+	uint64		fp = ShPageSingleValue(page);
+	uint64		x = fp ^ so->center;
+	int			d = SIMHASH_POPCOUNT64(x);
+	ItemPointerData tid;
+
+	if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
+		return;
+	if (so->nearest)
+	{
+		/* keep_radius may shrink below d as the copies are kept */
+		for (int e = 0; e < n && d > so->mindist && d <= so->keep_radius; e++)
+		{
+			ShPageTid(page, e, &tid);
+			KeepNearest(so, fp, &tid, d);
+		}
+		return;
+	}
+	if (d > radius || d <= so->mindist)
+		return;
+	if (probe)
+	{
+		if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
+			return;
+		for (int j = 0; j < t; j++)
+			if (SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j])
+				return;
+	}
+	if (!PassesQuals(so, fp))
+		return;
+	for (int e = 0; e < n; e++)
+	{
+		ShPageTid(page, e, &tid);
+		Emit(so, fp, &tid);
 	}
 }
 
@@ -271,6 +314,11 @@ ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 	ShPageOpaque opaque = ShPageGetOpaque(page);
 	uint64		center = so->center;
 
+	if (ShPageIsSingle(page))
+	{
+		ScanSinglePage(so, page, t, minprefix, radius, probe);
+		return;
+	}
 	if (so->nearest)
 	{
 		/*
@@ -280,6 +328,7 @@ ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 		 */
 		const char *entry = ShPageEntry(page, 0);
 		int			n = opaque->nentries;
+		ItemPointerData tid;
 		uint32		above = (uint32) (so->mindist + 1);
 		uint32		span = (uint32) (so->keep_radius - so->mindist);
 
@@ -292,7 +341,8 @@ ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 				continue;
 			if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
 				continue;
-			KeepNearest(so, fp, entry, (int) d);
+			ShEntryTid(entry, &tid);
+			KeepNearest(so, fp, &tid, (int) d);
 			span = (uint32) (so->keep_radius - so->mindist);
 		}
 		return;

@@ -3,7 +3,7 @@
  *	  The "simhash" index access method: exact Hamming-distance search with
  *	  pigeonhole block tables (Manku et al. 2007; Norouzi et al. 2014).
  *
- * ON-DISK FORMAT (version 1)
+ * ON-DISK FORMAT (version 2; version 1 is read and written too)
  *
  * The 64 bits of a fingerprint are cut into m blocks ("blocks" reloption,
  * 1..16), block 0 holding the most significant bits; when m does not divide
@@ -27,7 +27,9 @@
  * A bucket page covers a contiguous range [lo, hi) of prefixes of one table
  * and holds every entry whose prefix lies in it, as packed 14-byte entries
  * (8-byte fingerprint, 6-byte heap TID) between the page header and
- * pd_lower.  A root slot either points straight at a bucket covering the
+ * pd_lower ("plain" form, up to 581 entries), or, when every entry of the
+ * page has one stored value, in the "single-value" form (format 2): the
+ * value once, then packed 6-byte heap TIDs (up to 1,356 entries).  A root slot either points straight at a bucket covering the
  * whole chunk (possibly several chunks), or, when its bit in dirmask is set,
  * at a directory page holding one bucket block number per prefix of the
  * chunk.  A full bucket is split in two at the median prefix (a directory
@@ -37,6 +39,43 @@
  * extendible hash over the prefix space with a directory at full resolution,
  * so a lookup costs the same few page reads however much the table has grown
  * since the build: metapage, at most one directory page, the bucket.
+ *
+ * SINGLE-VALUE PAGES (format 2)
+ *
+ * Empty or boilerplate documents give one fingerprint thousands of times.
+ * In the plain form a page holds 581 copies, and isolating the value by
+ * splits costs a few pages per table (600 copies took 21 pages, 2.6x the
+ * entries' 14 bytes each).  So a bucket or overflow page whose entries all
+ * have one stored value takes the single-value form, flagged by
+ * SH_PAGE_SINGLE in the high byte of ShPageOpaqueData.type: after the page
+ * header the 8-byte value, then nentries 6-byte heap TIDs, pd_lower right
+ * after the last.  Every page says its own form, so a chain may mix them.
+ *  - A plain page converts when it is full and the entry to add has the
+ *    value all its entries have (ShPageCanCompact, in a WAL record of its
+ *    own).  A build writes the single-value form for a page whose entries
+ *    all have one value (and more than a plain page takes).
+ *  - A single-value page takes more copies of its value up to 1,356; an
+ *    entry of another value turns it back into the plain form if the result
+ *    fits (581 entries), else the page is full for that entry.  VACUUM
+ *    removes TIDs and keeps the form (the value stays, even with no TIDs).
+ *  - A full bucket whose page is single-value may grow ONE overflow page
+ *    even while it covers several prefixes, for entries with the prefix of
+ *    its value (the value itself, or others sharing its prefix), so that up
+ *    to 2,712 copies of a value cost one or two pages per table and no
+ *    splits.  Such a bucket's page stays in the single-value form (another
+ *    value does not fit it).  When its overflow page is full too, or an
+ *    entry of another prefix arrives, the bucket splits beside the value as
+ *    any full bucket whose entries share one prefix does, and the chain
+ *    goes with the half that holds the value's prefix.
+ * Hence the rule for chains: every overflow page records the one prefix
+ * [p, p+1) all its entries have, p = lo for a bucket of a single prefix,
+ * else p = the prefix of the bucket page's value (then the page is
+ * single-value and the chain one page long).  A format 1 index (0.1.0)
+ * has only plain pages and chains on single-prefix buckets, which is a
+ * format 2 index too: the library reads both, and the WAL record that
+ * writes a format 1 index's first single-value page also sets the
+ * metapage's version to 2, so that 0.1.0 refuses the index rather than
+ * misread it.
  *
  * LOCKING
  *
@@ -75,7 +114,8 @@
 #include "index/index.h"
 
 #define SH_MAGIC			0x53484958	/* "SHIX" */
-#define SH_VERSION			1
+#define SH_VERSION			2	/* 2: single-value pages (format comment) */
+#define SH_MIN_VERSION		1	/* oldest format read and written */
 
 #define SH_METAPAGE_BLKNO	0
 #define SH_MAX_TABLES		16
@@ -106,13 +146,15 @@
 #define SH_PAGE_DIR			2
 #define SH_PAGE_BUCKET		3
 #define SH_PAGE_OVERFLOW	4
+#define SH_PAGE_TYPE_MASK	0x00FF	/* the type; the high byte holds flags */
+#define SH_PAGE_SINGLE		0x0100	/* bucket, overflow: single-value form */
 
 #define SH_PAGE_ID			0xFF84	/* identifies our pages to tools */
 
 /* Special space of every page. */
 typedef struct ShPageOpaqueData
 {
-	uint16		type;			/* SH_PAGE_* */
+	uint16		type;			/* SH_PAGE_*, | SH_PAGE_SINGLE */
 	uint16		table;			/* block table the page belongs to */
 	uint32		lo;				/* bucket, overflow: first prefix covered;
 								 * directory: chunk number */
@@ -135,6 +177,15 @@ typedef ShPageOpaqueData *ShPageOpaque;
 #define ShPageEntry(page, i) \
 	((char *) (page) + SH_ENTRIES_OFFSET + (Size) (i) * SH_ENTRY_SIZE)
 
+/* Single-value pages: the value, then packed heap TIDs. */
+#define SH_TID_SIZE			sizeof(ItemPointerData)
+#define SH_SINGLE_TIDS_OFFSET	(SH_ENTRIES_OFFSET + sizeof(uint64))
+#define SH_SINGLE_CAPACITY \
+	((BLCKSZ - SH_SINGLE_TIDS_OFFSET - MAXALIGN(sizeof(ShPageOpaqueData))) / SH_TID_SIZE)
+
+#define ShPageSingleTid(page, i) \
+	((char *) (page) + SH_SINGLE_TIDS_OFFSET + (Size) (i) * SH_TID_SIZE)
+
 static inline uint64
 ShEntryFingerprint(const char *entry)
 {
@@ -148,6 +199,55 @@ static inline void
 ShEntryTid(const char *entry, ItemPointer tid)
 {
 	memcpy(tid, entry + sizeof(uint64), sizeof(ItemPointerData));
+}
+
+static inline int
+ShPageType(ShPageOpaque opaque)
+{
+	return opaque->type & SH_PAGE_TYPE_MASK;
+}
+
+/* Whether a bucket or overflow page is in the single-value form. */
+static inline bool
+ShPageIsSingle(Page page)
+{
+	return (ShPageGetOpaque(page)->type & SH_PAGE_SINGLE) != 0;
+}
+
+/* A single-value page's value. */
+static inline uint64
+ShPageSingleValue(Page page)
+{
+	uint64		fp;
+
+	memcpy(&fp, (char *) page + SH_ENTRIES_OFFSET, sizeof(uint64));
+	return fp;
+}
+
+/* The stored value of entry i of a bucket or overflow page, either form. */
+static inline uint64
+ShPageValue(Page page, int i)
+{
+	return ShPageIsSingle(page) ? ShPageSingleValue(page) :
+		ShEntryFingerprint(ShPageEntry(page, i));
+}
+
+/* The heap TID of entry i of a bucket or overflow page, either form. */
+static inline void
+ShPageTid(Page page, int i, ItemPointer tid)
+{
+	if (ShPageIsSingle(page))
+		memcpy(tid, ShPageSingleTid(page, i), SH_TID_SIZE);
+	else
+		ShEntryTid(ShPageEntry(page, i), tid);
+}
+
+/* pd_lower of a bucket or overflow page of its form with n entries. */
+static inline Size
+ShPageUsed(Page page, int n)
+{
+	return ShPageIsSingle(page) ? SH_SINGLE_TIDS_OFFSET + (Size) n * SH_TID_SIZE :
+		SH_ENTRIES_OFFSET + (Size) n * SH_ENTRY_SIZE;
 }
 
 /* An entry to insert (ShInsertEntries), and where to record it written. */
@@ -170,6 +270,18 @@ typedef struct ShAppend
 	int			n;
 	int			width;
 } ShAppend;
+
+/*
+ * What a bucket or overflow page would still take, for a caller that
+ * counts the entries of a run before appending them (ShPageRoomTake).
+ */
+typedef struct ShPageRoom
+{
+	ShPageOpaque opaque;
+	bool		single;			/* in the single-value form, as it would be */
+	uint64		value;			/* its value, if single */
+	int			nentries;		/* entries, as it would hold */
+} ShPageRoom;
 
 /* Directory pages: one bucket block number per prefix of a chunk. */
 #define ShDirEntries(page)	((BlockNumber *) ((char *) (page) + SH_ENTRIES_OFFSET))
@@ -269,6 +381,7 @@ typedef struct ShAmCache
 	int			hintbits;
 	int			hintshift[SH_MAX_TABLES];
 	ShBucketHint *hints;
+	uint32		version;		/* the metapage's format version, as read */
 } ShAmCache;
 
 static inline uint32
@@ -326,6 +439,15 @@ extern Buffer ShLockPinnedBucket(Relation index, int table, uint32 prefix, int m
 								 Buffer pinned);
 extern void ShCorrupted(Relation index, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void ShAppendEntry(Page page, uint64 fp, ItemPointer tid);
+extern bool ShPageHasRoom(Page page, uint64 fp);
+extern int	ShPageFitCount(Page page, const ShNewEntry *entries, int n);
+extern void ShPageRoomInit(ShPageRoom *room, Page page);
+extern bool ShPageRoomTake(ShPageRoom *room, uint64 fp);
+extern bool ShPageCanCompact(Page page, uint64 fp);
+extern void ShCompactPage(Relation index, Buffer buf);
+extern void ShPageRemoveEntries(Page page, const OffsetNumber *dead, int ndead);
+extern void ShPageMoveEntries(Page dst, Page src);
+extern void ShPageInitSingle(Page page, uint64 fp);
 
 /* scope.c */
 extern uint64 ShScopeMix(Relation index, uint64 h, int attno, Datum value, bool isnull);
@@ -374,6 +496,8 @@ extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 /* wal.c */
 extern void ShAppendLogged(Relation index, const ShAppend *apps, int napps);
 extern void ShPackEntry(char *dst, uint64 fp, ItemPointer tid);
+extern int	ShAppendWidth(Page page, uint64 fp);
+extern void ShPackEntryAs(char *dst, int width, uint64 fp, ItemPointer tid);
 
 /* pending.c */
 extern void ShPendingInit(void);

@@ -19,30 +19,14 @@
 /*
  * Removes entries dead[0 .. ndead), in increasing order, from the bucket or
  * overflow page in buf (exclusive-locked), compacting the rest, in one WAL
- * record.
+ * record.  The page keeps its form (plain or single-value).
  */
 static void
 RemoveEntries(Relation index, Buffer buf, const OffsetNumber *dead, int ndead)
 {
 	GenericXLogState *state = GenericXLogStart(index);
-	Page		gpage = GenericXLogRegisterBuffer(state, buf, 0);
-	ShPageOpaque gopaque = ShPageGetOpaque(gpage);
-	int			keep = 0;
-	int			d = 0;
 
-	for (int i = 0; i < gopaque->nentries; i++)
-	{
-		if (d < ndead && dead[d] == i)
-		{
-			d++;
-			continue;
-		}
-		if (keep != i)
-			memmove(ShPageEntry(gpage, keep), ShPageEntry(gpage, i), SH_ENTRY_SIZE);
-		keep++;
-	}
-	gopaque->nentries = keep;
-	((PageHeader) gpage)->pd_lower = SH_ENTRIES_OFFSET + keep * SH_ENTRY_SIZE;
+	ShPageRemoveEntries(GenericXLogRegisterBuffer(state, buf, 0), dead, ndead);
 	GenericXLogFinish(state);
 }
 
@@ -91,7 +75,7 @@ VacuumPages(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		if (PageGetSpecialSize(page) != MAXALIGN(sizeof(ShPageOpaqueData)) ||
 			opaque->page_id != SH_PAGE_ID)
 			ShCorrupted(index, "Block %u is not a simhash index page.", blkno);
-		if (opaque->type != SH_PAGE_BUCKET && opaque->type != SH_PAGE_OVERFLOW)
+		if (ShPageType(opaque) != SH_PAGE_BUCKET && ShPageType(opaque) != SH_PAGE_OVERFLOW)
 		{
 			UnlockReleaseBuffer(buf);
 			continue;
@@ -104,7 +88,7 @@ VacuumPages(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			{
 				ItemPointerData tid;
 
-				ShEntryTid(ShPageEntry(page, i), &tid);
+				ShPageTid(page, i, &tid);
 				if (callback(&tid, callback_state))
 				{
 					if (dead == NULL)

@@ -7,8 +7,10 @@
  * Checked: the metapage (magic, version, options); every table's root and
  * directory pages (types, table numbers, chunk numbers); that the prefixes
  * mapping to one bucket form exactly the range [lo, hi) the bucket records,
- * and that no bucket is reached twice; overflow chains (type, table, range);
- * that every entry's prefix lies in its bucket's range; that every page is
+ * and that no bucket is reached twice; overflow chains (type, table, the one
+ * prefix they record); page forms (pd_lower, single-value pages only in a
+ * format 2 index, and their value's prefix in range); that every entry's
+ * prefix lies in its bucket's range; that every page is
  * reachable (or never initialised, as a crash during extension can leave);
  * that no table holds a heap TID twice; and that every row visible to an
  * MVCC snapshot is in every block table with its fingerprint.
@@ -83,14 +85,60 @@ HeapCallback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 }
 
 /*
+ * Checks the entries of one bucket or overflow page (locked) of table t,
+ * all of whose prefixes must lie in [lo, hi), and collects them.
+ */
+static void
+CheckEntries(Relation index, const ShLayout *layout, int t, Page page,
+			 BlockNumber blkno, uint32 lo, uint32 hi, uint32 version, CheckArray *out)
+{
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+
+	if (((PageHeader) page)->pd_lower != ShPageUsed(page, opaque->nentries))
+		ShCorrupted(index, "Block %u has pd_lower %u for %u entries.",
+					blkno, ((PageHeader) page)->pd_lower, opaque->nentries);
+	if (ShPageIsSingle(page))
+	{
+		uint32		p = ShPrefix(layout, t, ShPageSingleValue(page));
+
+		if (version < 2)
+			ShCorrupted(index, "Block %u is a single-value page in a format %u index.",
+						blkno, version);
+		if (p < lo || p >= hi)
+			ShCorrupted(index, "Single-value block %u has prefix %u outside %u..%u in block table %d.",
+						blkno, p, lo, hi - 1, t);
+	}
+	for (int i = 0; i < opaque->nentries; i++)
+	{
+		uint64		fp = ShPageValue(page, i);
+		uint32		p = ShPrefix(layout, t, fp);
+		ItemPointerData tid;
+
+		ShPageTid(page, i, &tid);
+		if (p < lo || p >= hi)
+			ShCorrupted(index, "Entry %d of block %u has prefix %u outside the bucket's %u..%u in block table %d.",
+						i, blkno, p, lo, hi - 1, t);
+		if (!ItemPointerIsValid(&tid))
+			ShCorrupted(index, "Entry %d of block %u has an invalid heap TID.", i, blkno);
+		Push(out, fp, &tid);
+	}
+}
+
+/*
  * Reads one bucket (reached from the prefixes [lo, hi) of table t) and its
- * overflow chain, checking them and collecting their entries.
+ * overflow chain, checking them and collecting their entries.  Every
+ * overflow page records the one prefix [p, p+1) of its entries: the
+ * bucket's, or, for a bucket of several prefixes, the prefix of the value of
+ * its single-value page (the chain rule in shindex.h).
  */
 static void
 CheckBucket(Relation index, const ShLayout *layout, int t, BlockNumber blkno,
-			uint32 lo, uint32 hi, bool *seen, BlockNumber nblocks, CheckArray *out)
+			uint32 lo, uint32 hi, uint32 version, bool *seen, BlockNumber nblocks,
+			CheckArray *out)
 {
 	int			type = SH_PAGE_BUCKET;
+	uint32		reclo = lo;		/* the range the page must record */
+	uint32		rechi = hi;
 
 	while (blkno != InvalidBlockNumber)
 	{
@@ -108,28 +156,17 @@ CheckBucket(Relation index, const ShLayout *layout, int t, BlockNumber blkno,
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		opaque = ShCheckPage(index, page, blkno, type, t);
-		if (opaque->lo != lo || opaque->hi != hi)
+		if (opaque->lo != reclo || opaque->hi != rechi)
 			ShCorrupted(index, "Block %u records prefixes %u..%u but is reached from %u..%u in block table %d.",
-						blkno, opaque->lo, opaque->hi - 1, lo, hi - 1, t);
-		if (type == SH_PAGE_OVERFLOW && hi - lo != 1)
-			ShCorrupted(index, "Overflow page %u belongs to a bucket of several prefixes.", blkno);
-		if (((PageHeader) page)->pd_lower != SH_ENTRIES_OFFSET + opaque->nentries * SH_ENTRY_SIZE)
-			ShCorrupted(index, "Block %u has pd_lower %u for %u entries.",
-						blkno, ((PageHeader) page)->pd_lower, opaque->nentries);
-		for (int i = 0; i < opaque->nentries; i++)
+						blkno, opaque->lo, opaque->hi - 1, reclo, rechi - 1, t);
+		CheckEntries(index, layout, t, page, blkno, reclo, rechi, version, out);
+		if (type == SH_PAGE_BUCKET && opaque->next != InvalidBlockNumber && hi - lo > 1)
 		{
-			const char *entry = ShPageEntry(page, i);
-			uint64		fp = ShEntryFingerprint(entry);
-			uint32		p = ShPrefix(layout, t, fp);
-			ItemPointerData tid;
-
-			ShEntryTid(entry, &tid);
-			if (p < lo || p >= hi)
-				ShCorrupted(index, "Entry %d of block %u has prefix %u outside the bucket's %u..%u in block table %d.",
-							i, blkno, p, lo, hi - 1, t);
-			if (!ItemPointerIsValid(&tid))
-				ShCorrupted(index, "Entry %d of block %u has an invalid heap TID.", i, blkno);
-			Push(out, fp, &tid);
+			if (!ShPageIsSingle(page))
+				ShCorrupted(index, "Bucket %u of several prefixes has an overflow page but is not a single-value page.",
+							blkno);
+			reclo = ShPrefix(layout, t, ShPageSingleValue(page));
+			rechi = reclo + 1;
 		}
 		blkno = opaque->next;
 		UnlockReleaseBuffer(buf);
@@ -204,7 +241,7 @@ CheckTable(Relation index, const ShLayout *layout, const ShMetaPageData *meta,
 	{
 		if (p < nprefix && map[p] == map[start])
 			continue;
-		CheckBucket(index, layout, t, map[start], start, p, seen, nblocks, out);
+		CheckBucket(index, layout, t, map[start], start, p, meta->version, seen, nblocks, out);
 		start = p;
 		CHECK_FOR_INTERRUPTS();
 	}

@@ -238,3 +238,28 @@ ShPackEntry(char *dst, uint64 fp, ItemPointer tid)
 	memcpy(dst, &fp, sizeof(uint64));
 	memcpy(dst + sizeof(uint64), tid, sizeof(ItemPointerData));
 }
+
+/*
+ * The bytes an entry of value fp takes when appended to page (which has
+ * room for it): SH_ENTRY_SIZE on a plain page, SH_TID_SIZE on a
+ * single-value page of value fp; 0 on a single-value page of another value,
+ * which the entry turns back into the plain form: not an append, so the
+ * caller goes through GenericXLogFinish (ShAppendEntry) instead.
+ */
+int
+ShAppendWidth(Page page, uint64 fp)
+{
+	if (!ShPageIsSingle(page))
+		return SH_ENTRY_SIZE;
+	return fp == ShPageSingleValue(page) ? (int) SH_TID_SIZE : 0;
+}
+
+/* Packs an entry at dst in `width` bytes (ShAppendWidth, not 0). */
+void
+ShPackEntryAs(char *dst, int width, uint64 fp, ItemPointer tid)
+{
+	if (width == (int) SH_TID_SIZE)
+		memcpy(dst, tid, SH_TID_SIZE);
+	else
+		ShPackEntry(dst, fp, tid);
+}

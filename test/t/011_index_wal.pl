@@ -1,7 +1,8 @@
 # The simhash index survives WAL: a streaming standby answers exactly like
 # the primary, and a primary killed (immediate stop, no shutdown
 # checkpoint) while pgbench inserts restarts with a sound index that agrees
-# with a sequential scan.  An unlogged table's index comes back empty from
+# with a sequential scan.  Copies of one value (before and during the
+# crash) put pages in the single-value form, split them and chain them.  An unlogged table's index comes back empty from
 # its init fork.  Modelled on contrib/bloom's t/001_wal.pl.
 use strict;
 use warnings;
@@ -30,6 +31,10 @@ $primary->safe_psql('postgres', q{
 	INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 6000);
 	INSERT INTO docs (fp) SELECT flip(fp, 1 + (id % 6)::int) FROM docs WHERE id % 3 = 0;
 	CREATE INDEX docs_fp ON docs USING simhash (fp);
+	SET simhash.batch_inserts = off;
+	INSERT INTO docs (fp) SELECT 'a5a5a5a5a5a5a5a5' FROM generate_series(1, 2000);
+	RESET simhash.batch_inserts;
+	INSERT INTO docs (fp) SELECT 'a5a5a5a5a5a5a5a5' FROM generate_series(1, 2000);
 	INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 4000);
 	INSERT INTO docs (fp) SELECT flip(fp, 2) FROM docs WHERE id % 4 = 0;
 	DELETE FROM docs WHERE id % 7 = 0;
@@ -75,6 +80,7 @@ my $script = $primary->basedir . '/insert.sql';
 open(my $fh, '>', $script) or die;
 print $fh q{
 INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 20);
+INSERT INTO docs (fp) SELECT '5a5a5a5a5a5a5a5a' FROM generate_series(1, 30);
 INSERT INTO docs (fp) SELECT flip(fp, 3) FROM docs WHERE id = (random() * 10000)::int;
 };
 close $fh;

@@ -1,5 +1,6 @@
 # pgbench with concurrent inserts, deletes, queries and VACUUM on a table
-# with a simhash index.  Every query compares the index's answer with a
+# with a simhash index; copies of one value among the inserts fill
+# single-value pages, which split and grow chains under the readers.  Every query compares the index's answer with a
 # sequential computation in the same statement (one snapshot) and fails
 # with a division by zero when they differ; afterwards the index must pass
 # simhash_index_check.
@@ -54,6 +55,13 @@ SELECT 1 / (a IS NOT DISTINCT FROM b)::int FROM (
 SAVEPOINT s;
 INSERT INTO docs (fp) SELECT rand_fp() FROM generate_series(1, 10);
 ROLLBACK TO s;
+COMMIT;
+},
+		'copies@3' => q{
+INSERT INTO docs (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 60);
+BEGIN;
+SET LOCAL simhash.batch_inserts = off;
+INSERT INTO docs (fp) SELECT '0f0f0f0f0f0f0f0f' FROM generate_series(1, 20);
 COMMIT;
 },
 		'delete@2' => q{
