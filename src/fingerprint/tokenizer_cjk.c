@@ -136,169 +136,286 @@ NextCodePoint(const uint8_t *u, int32 *i, int32 len)
 	return c;
 }
 
-/* The position of the first byte >= 0x80 of u[i..len), or len. */
-static pg_attribute_always_inline int32
-SkipAscii(const uint8_t *u, int32 i, int32 len)
+/*
+ * Is u[k..k+3) (k + 3 <= len) a Han character of U+5000..U+9FFF, the bulk
+ * of Chinese text (lead bytes E5..E9)?
+ */
+static pg_attribute_always_inline bool
+IsCommonHan(const uint8_t *u, int32 k, int32 len)
 {
-	while (i < len && u[i] < 0x80)
-		i++;
-	return i;
+	return k + 2 < len && (uint8) (u[k] - 0xE5) <= 0xE9 - 0xE5 &&
+		(u[k + 1] & 0xC0) == 0x80 && (u[k + 2] & 0xC0) == 0x80;
 }
 
 /*
- * Can the fast path take the piece s[0..len) (between two safe cuts)?
- * Every non-ASCII character must be one the normalization leaves alone in
- * any context, or maps to a character that stays apart from its
- * neighbours:
- *	  - a CJK character (composes with nothing before it, and what follows
- *		it is ASCII, CJK or punctuation, none of which composes with it);
+ * Is c, at u[q..r) of the span u[start..end), punctuation the fast path
+ * passes over (it is a word of its own, normalization leaves it apart from
+ * its neighbours)?  Then *brk says whether it ends a run.  These are:
  *	  - U+3000, the ideographic space (a space);
  *	  - full-width ASCII punctuation whose ASCII character joins no word
  *		here: not letters, digits, '_' or '@', and '.', '\'', ',' or ';'
  *		(which may join two letters or digits) only where not between two
  *		ASCII word characters;
  *	  - punctuation that is always a word of its own (IsolatedPunct).
- * A piece that holds anything else (accented letters, full-width letters
- * and digits, half-width Katakana, Thai ...) goes to ICU.
+ * Whatever follows it must also be ASCII, CJK or such punctuation (what
+ * else follows may compose with it: '<' and U+0338 make U+226E); the
+ * caller checks.
  */
-static bool
-PieceIsFast(const char *s, int32 len)
+static pg_attribute_always_inline bool
+FastPunct(const uint8_t *u, int32 start, int32 q, int32 r, int32 end,
+		  UChar32 c, bool *brk)
 {
-	const uint8_t *u = (const uint8_t *) s;
-	int32		i = 0;
-
-	while ((i = SkipAscii(u, i, len)) < len)
+	if (c >= 0xFF01 && c <= 0xFF5E)
 	{
-		int32		start = i;
-		UChar32		c;
+		int			m = c - FULLWIDTH_OFFSET;
 
-		/* U+5000..U+9FFF, all Han: lead bytes E5..E9 */
-		if (u[i] >= 0xE5 && u[i] <= 0xE9 && i + 2 < len &&
-			(u[i + 1] & 0xC0) == 0x80 && (u[i + 2] & 0xC0) == 0x80)
-		{
-			i += 3;
-			continue;
-		}
-		c = NextCodePoint(u, &i, len);
-		if (IsCjk(c) || c == 0x3000)
-			continue;
-		if (c >= 0xFF01 && c <= 0xFF5E)
-		{
-			int			m = c - FULLWIDTH_OFFSET;
-
-			if (ascii_flags[m] & AF_WORD)
-				return false;
-			if ((ascii_class[m] == AC_MIDNUM || ascii_class[m] == AC_MIDNUMLET) &&
-				start > 0 && (ascii_flags[u[start - 1]] & AF_WORD) &&
-				i < len && (ascii_flags[u[i]] & AF_WORD))
-				return false;
-			continue;
-		}
-		if (!IsolatedPunct(c))
+		if (ascii_flags[m] & AF_WORD)
 			return false;
+		if ((ascii_class[m] == AC_MIDNUM || ascii_class[m] == AC_MIDNUMLET) &&
+			q > start && (ascii_flags[u[q - 1]] & AF_WORD) &&
+			r < end && (ascii_flags[u[r]] & AF_WORD))
+			return false;
+		*brk = RunBreak(m);
+		return true;
 	}
-	return true;
+	if (c == 0x3000 || IsolatedPunct(c))
+	{
+		*brk = RunBreak(c);		/* U+3000 does not break a run */
+		return true;
+	}
+	return false;
 }
 
 /*
- * Segments the ASCII stretch s[0..len) with the kernel, or a short one
+ * Can the fast path cut the span u[start..end) right before position k,
+ * whose preceding character it has taken (a CJK character or punctuation
+ * FastPunct takes)?  Yes at the end of the span, before ASCII, before a
+ * CJK character and before punctuation FastPunct takes.
+ */
+static pg_attribute_always_inline bool
+FastNext(const uint8_t *u, int32 start, int32 k, int32 end)
+{
+	int32		r = k;
+	UChar32		c;
+	bool		brk;
+
+	if (k >= end || u[k] < 0x80 || IsCommonHan(u, k, end))
+		return true;
+	c = NextCodePoint(u, &r, end);
+	return IsCjk(c) || FastPunct(u, start, k, r, end, c, &brk);
+}
+
+/*
+ * Segments the ASCII stretch s[p..a) with the kernel, or a short one
  * (a word or two between CJK runs) with the scalar kernel, which costs
- * less to start (the tokens are the same).
+ * less to start (the tokens are the same); clears st->breaks.
  */
 static inline void
-SegmentAsciiStretch(SegmentState *st, const char *s, int32 len)
+SegmentAsciiStretch(SegmentState *st, const char *s, int32 p, int32 a)
 {
-	Assert(st->nbreaks == 0);
-	Reserve((void **) &st->token, &st->tokencap, len + 4, 1);
-	if (len < SHORT_STRETCH)
-		SegmentAsciiScalar(st, s, len);
-	else
-		st->ascii(st, s, len);
-}
-
-/*
- * The run of CJK characters that starts with c at u[start..*i) of the
- * piece u[0..len), each character straight from the UTF-8 (normalization
- * leaves CJK characters alone); advances *i to its end.
- */
-static inline void
-CjkRunRaw(SegmentState *st, const uint8_t *u, int32 start, int32 *i, int32 len, UChar32 c)
-{
-	int32		at = *i;		/* start of the next code point */
-	UChar32		last = c;
-	int			repeat = 1;
-
-	EmitCjk(st, (const char *) u + start, at - start);
-	while (at < len && u[at] >= 0x80)
+	if (a > p)
 	{
-		int32		next = at;
-		UChar32		d = NextCodePoint(u, &next, len);
-
-		if (!IsCjk(d))
-			break;
-		if (d != last)
-		{
-			last = d;
-			repeat = 1;
-			EmitCjk(st, (const char *) u + at, next - at);
-		}
-		else if (++repeat <= MAX_RUN)
-			EmitCjk(st, (const char *) u + at, next - at);
-		at = next;
+		Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
+		if (a - p < SHORT_STRETCH)
+			SegmentAsciiScalar(st, s + p, a - p);
+		else
+			st->ascii(st, s + p, a - p);
 	}
-	*i = at;
+	st->nbreaks = 0;
 }
 
 /*
- * Segments the piece s[0..len), whose ends are safe cuts, under version 4:
- * the fast path when it can take it, else ICU.
+ * Emits the run of CJK characters u[q..e) (IsCjk each, normalization
+ * leaves them alone): under CJK_CHARS each character a token, straight
+ * from the UTF-8, the common Han characters hashed with their length
+ * known (XXH3 inline); under CJK_RUNS the run as one token.
  */
-void
-SegmentPieceV4(SegmentState *st, const char *s, int32 len)
+static inline void
+EmitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e)
 {
-	const uint8_t *u = (const uint8_t *) s;
-	int32		stretch = 0;	/* start of the current ASCII stretch */
-	int32		i = 0;
+	uint32		last = 0;		/* the previous character's bytes */
+	int			repeat = 0;
+	int32		at = q;
 
-	if (!PieceIsFast(s, len))
+	if (st->cjk == CJK_RUNS)
 	{
-		SegmentIcu(st, s, len);
+		while (at < e)
+			CjkRunAdd(st, NextCodePoint(u, &at, e));
+		CjkRunEnd(st);
 		return;
 	}
-	while ((i = SkipAscii(u, i, len)) < len)
+	while (at < e)
 	{
-		int32		start = i;
-		UChar32		c;
+		int32		next = at;
+		uint32		key;
 
-		c = NextCodePoint(u, &i, len);
-		if (start > stretch)
-			SegmentAsciiStretch(st, s + stretch, start - stretch);
+		if (IsCommonHan(u, at, e))
+		{
+			next = at + 3;
+			key = ((uint32) u[at] << 16) | ((uint32) u[at + 1] << 8) | u[at + 2];
+			if (key != last)
+				repeat = 1;
+			else if (++repeat > MAX_RUN)
+			{
+				at = next;
+				continue;
+			}
+			last = key;
+			EmitCjk(st, (const char *) u + at, 3);
+		}
+		else
+		{
+			/* a code point is at most 0x10FFFF: no clash with the keys above */
+			key = (uint32) NextCodePoint(u, &next, e);
+			if (key != last)
+				repeat = 1;
+			else if (++repeat > MAX_RUN)
+			{
+				at = next;
+				continue;
+			}
+			last = key;
+			EmitCjk(st, (const char *) u + at, next - at);
+		}
+		at = next;
+	}
+}
+
+/*
+ * Where the piece that must go to ICU because of the character at q of
+ * the span s[start..end) ends: the first safe cut after it (tokenizer.c)
+ * or the first CJK character after ASCII or punctuation FastPunct takes
+ * (where normalization starts afresh and a run of CJK characters begins,
+ * so that ICU would cut the text there anyway).  a is where the piece
+ * starts.
+ */
+static int32
+SlowPieceEnd(const char *s, int32 start, int32 a, int32 q, int32 end, int32 len)
+{
+	const uint8_t *u = (const uint8_t *) s;
+	int32		b = q;
+	UChar32		prev;
+
+	U8_NEXT(u, b, end, prev);
+	while (b < end)
+	{
+		int32		j = b;
+		UChar32		c;
+		bool		brk;
+
+		if (u[b] < 0x80)
+		{
+			if (IsCut(s, a, b, len))
+				break;
+			c = u[j++];
+		}
+		else
+		{
+			c = NextCodePoint(u, &j, end);
+			if (IsCjk(c) && prev >= 0 &&
+				(prev < 0x80 || FastPunct(u, start, b, b, b, prev, &brk)))
+				break;
+		}
+		prev = c;
+		b = j;
+	}
+	return b;
+}
+
+/*
+ * Segments the span s[start..end) of a document of length len, whose ends
+ * are safe cuts, under version 4, in one pass: ASCII stretches go to the
+ * kernels, CJK runs are emitted straight from the UTF-8, punctuation that
+ * FastPunct takes ends the stretch before it (or, if it is isolated
+ * punctuation followed by ASCII, stays in the stretch as bytes of no token
+ * with st->breaks saying where it ends a run), and around any other
+ * non-ASCII character a piece goes to ICU, from the last cut before it to
+ * the first after it (SlowPieceEnd).  The cuts the fast path makes are
+ * those where ICU's tokens of version 4 would be cut anyway: between ASCII
+ * or such punctuation and a CJK character (which normalization does not
+ * compose with anything, and where a run of CJK characters starts or
+ * ends), and around such punctuation (a word of its own, which
+ * normalization does not compose with ASCII or CJK characters).
+ */
+void
+SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	const uint8_t *u = (const uint8_t *) s;
+	int32		p = start;		/* start of the ASCII stretch not yet segmented */
+	int32		x = start;		/* scanned up to here; a cut */
+
+	Assert(st->nbreaks == 0);
+	while (x < end)
+	{
+		int32		q = NextNonAscii(s, x, end);
+		int32		r = q;
+		int32		a;
+		UChar32		c;
+		bool		brk;
+
+		if (q == end)
+			break;
+		if (IsCommonHan(u, q, end))
+		{
+			c = 0x5000;			/* some Han character */
+			r = q + 3;
+		}
+		else
+			c = NextCodePoint(u, &r, end);
 		if (IsCjk(c))
 		{
-			if (st->cjk == CJK_CHARS)
-				CjkRunRaw(st, u, start, &i, len, c);
-			else
-			{
-				CjkRunAdd(st, c);
-				while (i < len && u[i] >= 0x80)
-				{
-					int32		j = i;
+			int32		e = r;
 
-					c = NextCodePoint(u, &j, len);
-					if (!IsCjk(c))
-						break;
-					CjkRunAdd(st, c);
-					i = j;
-				}
-				CjkRunEnd(st);
+			/* the run's end, and whether the fast path can cut there */
+			while (e < end && u[e] >= 0x80)
+			{
+				int32		j = e;
+
+				if (IsCommonHan(u, e, end))
+					j += 3;
+				else if (!IsCjk(NextCodePoint(u, &j, end)))
+					break;
+				e = j;
 			}
+			SegmentAsciiStretch(st, s, p, q);
+			if (FastNext(u, start, e, end))
+			{
+				EmitCjkRun(st, u, q, e);
+				p = x = e;
+				continue;
+			}
+			/* the run and what follows it go to ICU */
+			a = q;
+			q = e;
 		}
-		else if (c >= 0xFF01 && c <= 0xFF5E)
-			st->newrun |= RunBreak(c - FULLWIDTH_OFFSET);
 		else
-			st->newrun |= RunBreak(c);	/* U+3000 does not break a run */
-		stretch = i;
+		{
+			/*
+			 * Punctuation that is a word of its own, followed by ASCII or the
+			 * end of the span: it stays in the ASCII stretch.
+			 */
+			if ((r == end || u[r] < 0x80) && IsolatedPunct(c))
+			{
+				if (RunBreak(c))
+					AddBreak(st, q - p);
+				x = r;
+				continue;
+			}
+			if (FastPunct(u, start, q, r, end, c, &brk) && FastNext(u, start, r, end))
+			{
+				SegmentAsciiStretch(st, s, p, q);
+				st->newrun |= brk;
+				p = x = r;
+				continue;
+			}
+			/* ICU from the last cut before it */
+			for (a = q; a > x && !IsCut(s, x, a, len); a--)
+				;
+			SegmentAsciiStretch(st, s, p, a);
+		}
+		/* ICU from a to the first cut after the character at q */
+		p = x = SlowPieceEnd(s, start, a, q, end, len);
+		SegmentIcu(st, s + a, p - a);
 	}
-	if (len > stretch)
-		SegmentAsciiStretch(st, s + stretch, len - stretch);
+	SegmentAsciiStretch(st, s, p, end);
 }
