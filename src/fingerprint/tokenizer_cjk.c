@@ -282,6 +282,171 @@ EmitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e)
 }
 
 /*
+ * Does SegmentSpanV4 hash the tokens of CJK runs itself (the default
+ * options, and single words weighted tf), rather than pass them on as
+ * text (EmitCjkRun)?
+ */
+static inline bool
+HashesCjk(const SegmentState *st)
+{
+	return st->cjk == CJK_CHARS && (st->rc || st->tf);
+}
+
+/*
+ * The end of the run of CJK characters that starts at u[q] (a CJK
+ * character) in u[..end).  With HashesCjk, also the hashes of its tokens,
+ * in st->cjkhash (*n of them), computed on the way: each character a token
+ * (more than MAX_RUN equal ones in a row count as MAX_RUN).
+ */
+static inline int32
+ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n)
+{
+	int32		at = q;
+	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
+	int			repeat = 0;
+	int32		count = 0;
+
+	if (!HashesCjk(st))
+	{
+		while (at < end && u[at] >= 0x80)
+		{
+			int32		j = at;
+
+			if (IsCommonHan(u, at, end))
+				j += 3;
+			else if (!IsCjk(NextCodePoint(u, &j, end)))
+				break;
+			at = j;
+		}
+		*n = 0;
+		return at;
+	}
+	if (st->cjkhashcap == 0)
+		Reserve((void **) &st->cjkhash, &st->cjkhashcap, 256, sizeof(uint64));
+	while (at < end && u[at] >= 0x80)
+	{
+		int32		len;
+		UChar32		c;
+
+		if ((u[at] & 0xF0) == 0xE0 && at + 2 < end &&
+			(u[at + 1] & 0xC0) == 0x80 && (u[at + 2] & 0xC0) == 0x80)
+		{
+			/* three bytes: all of the BMP's CJK (overlong forms are not) */
+			c = ((u[at] & 0x0F) << 12) | ((u[at + 1] & 0x3F) << 6) | (u[at + 2] & 0x3F);
+			len = 3;
+		}
+		else
+		{
+			int32		j = at;
+
+			c = NextCodePoint(u, &j, end);
+			len = j - at;
+		}
+		if (!IsCjk(c))
+			break;
+		if ((uint32) c != last)
+		{
+			last = c;
+			repeat = 1;
+		}
+		else if (++repeat > MAX_RUN)
+		{
+			at += len;
+			continue;
+		}
+		if (count == st->cjkhashcap)
+		{
+			/* grow, keeping the contents (Reserve does not) */
+			st->cjkhashcap *= 2;
+			st->cjkhash = repalloc(st->cjkhash, st->cjkhashcap * sizeof(uint64));
+		}
+		st->cjkhash[count++] = len == 3 ?
+			XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
+			XXH3_64bits(u + at, len);
+		at += len;
+	}
+	*n = count;
+	return at;
+}
+
+/*
+ * n more words of the current run of rc (no run break before any of them),
+ * counted as RunCounterAdd(rc, hash[i], false) would count them one by
+ * one: those that leave the run shorter than SIMHASH_RUN_CAP on the run's
+ * byte lanes held in registers (the fused path of weights.h, as the SIMD
+ * kernels do), the rest by RunCounterAdd.
+ */
+static inline void
+RunCounterAddMore(RunCounter *rc, const uint64 *hash, int32 n)
+{
+	int32		i = 0;
+
+#ifdef USE_SSE2_SEGMENTER
+	while (i < n)
+	{
+		int64		runlen = RunCounterRunLength(rc);
+		int32		fit;
+		__m128i    *lanes = (__m128i *) RunCounterRunLanes(rc);
+		__m128i		r0,
+					r1,
+					r2,
+					r3;
+		const __m128i m = _mm_set1_epi8(1);
+
+		if (runlen >= SIMHASH_RUN_CAP - 1)
+			break;				/* capped: the rest one by one */
+		fit = Min(n, i + (int32) (SIMHASH_RUN_CAP - 1 - runlen));
+		RunCounterAddToRun(rc, hash + i, fit - i);
+		RunCounterSetRunLength(rc, runlen + fit - i);
+		/* lanes k and k + 1 side by side, as in RunCounterAdd */
+		r0 = _mm_loadu_si128(lanes);
+		r1 = _mm_loadu_si128(lanes + 1);
+		r2 = _mm_loadu_si128(lanes + 2);
+		r3 = _mm_loadu_si128(lanes + 3);
+		for (; i < fit; i++)
+		{
+			__m128i		x = _mm_cvtsi64_si128((int64) hash[i]);
+			__m128i		h = _mm_unpacklo_epi64(x, _mm_srli_epi64(x, 1));
+
+			r0 = _mm_add_epi64(r0, _mm_and_si128(h, m));
+			r1 = _mm_add_epi64(r1, _mm_and_si128(_mm_srli_epi64(h, 2), m));
+			r2 = _mm_add_epi64(r2, _mm_and_si128(_mm_srli_epi64(h, 4), m));
+			r3 = _mm_add_epi64(r3, _mm_and_si128(_mm_srli_epi64(h, 6), m));
+		}
+		_mm_storeu_si128(lanes, r0);
+		_mm_storeu_si128(lanes + 1, r1);
+		_mm_storeu_si128(lanes + 2, r2);
+		_mm_storeu_si128(lanes + 3, r3);
+	}
+#endif
+	for (; i < n; i++)
+		RunCounterAdd(rc, hash[i], false);
+}
+
+/*
+ * Passes on the tokens of the run of CJK characters u[q..e), whose n
+ * hashes ScanCjkRun computed if HashesCjk.
+ */
+static inline void
+CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n)
+{
+	if (!HashesCjk(st))
+		EmitCjkRun(st, u, q, e);
+	else if (st->rc)
+	{
+		Assert(n > 0);
+		RunCounterAdd(st->rc, st->cjkhash[0], st->newrun);
+		RunCounterAddMore(st->rc, st->cjkhash + 1, n - 1);
+	}
+	else
+	{
+		for (int32 i = 0; i < n; i++)
+			TfCounterAdd(st->tf, st->cjkhash[i]);
+	}
+	st->newrun = false;
+}
+
+/*
  * Where the piece that must go to ICU because of the character at q of
  * the span s[start..end) ends: the first safe cut after it (tokenizer.c)
  * or the first CJK character after ASCII or punctuation FastPunct takes
@@ -364,23 +529,14 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 			c = NextCodePoint(u, &r, end);
 		if (IsCjk(c))
 		{
-			int32		e = r;
+			int32		n;
+			int32		e = ScanCjkRun(st, u, q, end, &n);
 
-			/* the run's end, and whether the fast path can cut there */
-			while (e < end && u[e] >= 0x80)
-			{
-				int32		j = e;
-
-				if (IsCommonHan(u, e, end))
-					j += 3;
-				else if (!IsCjk(NextCodePoint(u, &j, end)))
-					break;
-				e = j;
-			}
+			/* can the fast path cut at the run's end? */
 			SegmentAsciiStretch(st, s, p, q);
 			if (FastNext(u, start, e, end))
 			{
-				EmitCjkRun(st, u, q, e);
+				CommitCjkRun(st, u, q, e, n);
 				p = x = e;
 				continue;
 			}

@@ -122,6 +122,8 @@ struct SegmentState
 	char	   *cjkrun;			/* CJK_RUNS: the run in UTF-8 */
 	int32		cjkrunlen;
 	int32		cjkruncap;
+	uint64	   *cjkhash;		/* the hashes of a run's tokens (SegmentSpanV4) */
+	int32		cjkhashcap;
 #ifdef USE_SSE2_SEGMENTER
 	/* SIMD kernels: the span lower-cased, and bitmaps of its bytes */
 	char	   *lower;			/* the span lower-cased: lowerbuf + LOWER_PAD */
