@@ -147,10 +147,15 @@ IsCommonHan(const uint8_t *u, int32 k, int32 len)
 		(u[k + 1] & 0xC0) == 0x80 && (u[k + 2] & 0xC0) == 0x80;
 }
 
+/* What FastPunct says of a character. */
+#define PUNCT_NO		0		/* not punctuation the fast path takes */
+#define PUNCT_FAST		1		/* U+3000, full-width punctuation */
+#define PUNCT_ISOLATED	2		/* IsolatedPunct */
+
 /*
  * Is c, at u[q..r) of the span u[start..end), punctuation the fast path
  * passes over (it is a word of its own, normalization leaves it apart from
- * its neighbours)?  Then *brk says whether it ends a run.  These are:
+ * its neighbours)?  These are:
  *	  - U+3000, the ideographic space (a space);
  *	  - full-width ASCII punctuation whose ASCII character joins no word
  *		here: not letters, digits, '_' or '@', and '.', '\'', ',' or ';'
@@ -161,48 +166,50 @@ IsCommonHan(const uint8_t *u, int32 k, int32 len)
  * else follows may compose with it: '<' and U+0338 make U+226E); the
  * caller checks.
  */
-static pg_attribute_always_inline bool
-FastPunct(const uint8_t *u, int32 start, int32 q, int32 r, int32 end,
-		  UChar32 c, bool *brk)
+static pg_attribute_always_inline int
+FastPunct(const uint8_t *u, int32 start, int32 q, int32 r, int32 end, UChar32 c)
 {
 	if (c >= 0xFF01 && c <= 0xFF5E)
 	{
 		int			m = c - FULLWIDTH_OFFSET;
 
 		if (ascii_flags[m] & AF_WORD)
-			return false;
+			return PUNCT_NO;
 		if ((ascii_class[m] == AC_MIDNUM || ascii_class[m] == AC_MIDNUMLET) &&
 			q > start && (ascii_flags[u[q - 1]] & AF_WORD) &&
 			r < end && (ascii_flags[u[r]] & AF_WORD))
-			return false;
-		*brk = RunBreak(m);
-		return true;
+			return PUNCT_NO;
+		return PUNCT_FAST;
 	}
-	if (c == 0x3000 || IsolatedPunct(c))
-	{
-		*brk = RunBreak(c);		/* U+3000 does not break a run */
-		return true;
-	}
-	return false;
+	if (c == 0x3000)
+		return PUNCT_FAST;
+	return IsolatedPunct(c) ? PUNCT_ISOLATED : PUNCT_NO;
+}
+
+/* Does punctuation c that FastPunct takes end a run? */
+static inline bool
+PunctBreaksRun(UChar32 c)
+{
+	if (c >= 0xFF01 && c <= 0xFF5E)
+		return RunBreak(c - FULLWIDTH_OFFSET);
+	return RunBreak(c);			/* U+3000 does not break a run */
 }
 
 /*
- * Can the fast path cut the span u[start..end) right before position k,
- * whose preceding character it has taken (a CJK character or punctuation
- * FastPunct takes)?  Yes at the end of the span, before ASCII, before a
- * CJK character and before punctuation FastPunct takes.
+ * The code point at u[q] (a byte >= 0x80) of u[..end), and in *r the
+ * position after it; the common Han characters are only recognized (as
+ * U+5000: their code point does not matter to the caller).
  */
-static pg_attribute_always_inline bool
-FastNext(const uint8_t *u, int32 start, int32 k, int32 end)
+static pg_attribute_always_inline UChar32
+PeekCodePoint(const uint8_t *u, int32 q, int32 end, int32 *r)
 {
-	int32		r = k;
-	UChar32		c;
-	bool		brk;
-
-	if (k >= end || u[k] < 0x80 || IsCommonHan(u, k, end))
-		return true;
-	c = NextCodePoint(u, &r, end);
-	return IsCjk(c) || FastPunct(u, start, k, r, end, c, &brk);
+	if (IsCommonHan(u, q, end))
+	{
+		*r = q + 3;
+		return 0x5000;
+	}
+	*r = q;
+	return NextCodePoint(u, r, end);
 }
 
 /*
@@ -293,32 +300,39 @@ HashesCjk(const SegmentState *st)
 }
 
 /*
- * The end of the run of CJK characters that starts at u[q] (a CJK
+ * The end e of the run of CJK characters that starts at u[q] (a CJK
  * character) in u[..end).  With HashesCjk, also the hashes of its tokens,
  * in st->cjkhash (*n of them), computed on the way: each character a token
- * (more than MAX_RUN equal ones in a row count as MAX_RUN).
+ * (more than MAX_RUN equal ones in a row count as MAX_RUN).  If a
+ * non-ASCII character follows the run, *next is its code point and *r the
+ * position after it; else *r = e.
  */
 static inline int32
-ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n)
+ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
+		   UChar32 *next, int32 *r)
 {
 	int32		at = q;
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
 	int			repeat = 0;
 	int32		count = 0;
 
+	*n = 0;
 	if (!HashesCjk(st))
 	{
 		while (at < end && u[at] >= 0x80)
 		{
-			int32		j = at;
+			int32		j;
+			UChar32		c = PeekCodePoint(u, at, end, &j);
 
-			if (IsCommonHan(u, at, end))
-				j += 3;
-			else if (!IsCjk(NextCodePoint(u, &j, end)))
-				break;
+			if (!IsCjk(c))
+			{
+				*next = c;
+				*r = j;
+				return at;
+			}
 			at = j;
 		}
-		*n = 0;
+		*r = at;
 		return at;
 	}
 	if (st->cjkhashcap == 0)
@@ -343,7 +357,12 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n)
 			len = j - at;
 		}
 		if (!IsCjk(c))
-			break;
+		{
+			*n = count;
+			*next = c;
+			*r = at + len;
+			return at;
+		}
 		if ((uint32) c != last)
 		{
 			last = c;
@@ -366,6 +385,7 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n)
 		at += len;
 	}
 	*n = count;
+	*r = at;
 	return at;
 }
 
@@ -466,7 +486,6 @@ SlowPieceEnd(const char *s, int32 start, int32 a, int32 q, int32 end, int32 len)
 	{
 		int32		j = b;
 		UChar32		c;
-		bool		brk;
 
 		if (u[b] < 0x80)
 		{
@@ -478,7 +497,7 @@ SlowPieceEnd(const char *s, int32 start, int32 a, int32 q, int32 end, int32 len)
 		{
 			c = NextCodePoint(u, &j, end);
 			if (IsCjk(c) && prev >= 0 &&
-				(prev < 0x80 || FastPunct(u, start, b, b, b, prev, &brk)))
+				(prev < 0x80 || FastPunct(u, start, b, b, b, prev) != PUNCT_NO))
 				break;
 		}
 		prev = c;
@@ -508,36 +527,38 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 	const uint8_t *u = (const uint8_t *) s;
 	int32		p = start;		/* start of the ASCII stretch not yet segmented */
 	int32		x = start;		/* scanned up to here; a cut */
+	bool		known = false;	/* is the next non-ASCII character known? */
+	int32		q = start;		/* if so, it is c, at u[q..r) */
+	int32		r = start;
+	UChar32		c = 0;
+	int			kind = -1;		/* and FastPunct of it, if known (>= 0) */
 
 	Assert(st->nbreaks == 0);
-	while (x < end)
+	for (;;)
 	{
-		int32		q = NextNonAscii(s, x, end);
-		int32		r = q;
 		int32		a;
-		UChar32		c;
-		bool		brk;
 
-		if (q == end)
-			break;
-		if (IsCommonHan(u, q, end))
+		if (!known)
 		{
-			c = 0x5000;			/* some Han character */
-			r = q + 3;
+			q = NextNonAscii(s, x, end);
+			if (q == end)
+				break;
+			c = PeekCodePoint(u, q, end, &r);
+			kind = -1;
 		}
-		else
-			c = NextCodePoint(u, &r, end);
+		known = false;
 		if (IsCjk(c))
 		{
 			int32		n;
-			int32		e = ScanCjkRun(st, u, q, end, &n);
+			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r);
 
 			/* can the fast path cut at the run's end? */
 			SegmentAsciiStretch(st, s, p, q);
-			if (FastNext(u, start, e, end))
+			if (r == e || (kind = FastPunct(u, start, e, r, end, c)) != PUNCT_NO)
 			{
 				CommitCjkRun(st, u, q, e, n);
-				p = x = e;
+				p = x = q = e;
+				known = r > e;	/* punctuation */
 				continue;
 			}
 			/* the run and what follows it go to ICU */
@@ -546,23 +567,44 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 		}
 		else
 		{
-			/*
-			 * Punctuation that is a word of its own, followed by ASCII or the
-			 * end of the span: it stays in the ASCII stretch.
-			 */
-			if ((r == end || u[r] < 0x80) && IsolatedPunct(c))
+			if (kind < 0)
+				kind = FastPunct(u, start, q, r, end, c);
+			if (kind != PUNCT_NO && (r == end || u[r] < 0x80))
 			{
-				if (RunBreak(c))
-					AddBreak(st, q - p);
-				x = r;
-				continue;
-			}
-			if (FastPunct(u, start, q, r, end, c, &brk) && FastNext(u, start, r, end))
-			{
+				if (kind == PUNCT_ISOLATED)
+				{
+					/*
+					 * a word of its own followed by ASCII: it stays in the
+					 * ASCII stretch, as bytes of no token
+					 */
+					if (RunBreak(c))
+						AddBreak(st, q - p);
+					x = r;
+					continue;
+				}
 				SegmentAsciiStretch(st, s, p, q);
-				st->newrun |= brk;
+				st->newrun |= PunctBreaksRun(c);
 				p = x = r;
 				continue;
+			}
+			if (kind != PUNCT_NO)
+			{
+				/* followed by CJK or such punctuation: both cut here */
+				int32		r2;
+				UChar32		d = PeekCodePoint(u, r, end, &r2);
+				int			dkind = IsCjk(d) ? -1 : FastPunct(u, start, r, r2, end, d);
+
+				if (dkind != PUNCT_NO)
+				{
+					SegmentAsciiStretch(st, s, p, q);
+					st->newrun |= PunctBreaksRun(c);
+					p = x = q = r;
+					r = r2;
+					c = d;
+					kind = dkind;
+					known = true;
+					continue;
+				}
 			}
 			/* ICU from the last cut before it */
 			for (a = q; a > x && !IsCut(s, x, a, len); a--)
