@@ -43,6 +43,8 @@
  */
 #include "fingerprint/tokenizer_kernel.h"
 
+#include "port/pg_bswap.h"
+
 #include <unicode/utf8.h>
 
 #define XXH_INLINE_ALL
@@ -110,21 +112,42 @@ CjkRunEnd(SegmentState *st)
 /* Full-width ASCII U+FF01..U+FF5E: the ASCII character it stands for. */
 #define FULLWIDTH_OFFSET 0xFEE0
 
+/* The 4 bytes at p as a little-endian word. */
+static pg_attribute_always_inline uint32
+LoadLE32(const uint8_t *p)
+{
+	uint32		w;
+
+	memcpy(&w, p, sizeof(w));
+#ifdef WORDS_BIGENDIAN
+	w = pg_bswap32(w);
+#endif
+	return w;
+}
+
+/* Is w (4 bytes, little-endian) a three-byte UTF-8 sequence and a byte? */
+#define THREE_BYTES(w)	(((w) & 0xC0C0F0) == 0x8080E0)
+
+/* The code point of the three-byte sequence in w (THREE_BYTES). */
+#define THREE_BYTE_CODE_POINT(w) \
+	((UChar32) ((((w) & 0x0F) << 12) | (((w) & 0x3F00) >> 2) | (((w) >> 16) & 0x3F)))
+
 /*
  * The code point of the UTF-8 sequence at u[*i] (a byte >= 0x80) of
- * u[0..len), advancing *i; three-byte sequences (all of the BMP's CJK) are
- * decoded inline.
+ * u[0..len), advancing *i; or a negative value for an ill-formed sequence
+ * (as U8_NEXT).  Three-byte sequences (all of the BMP's CJK) are decoded
+ * inline.
  */
 static pg_attribute_always_inline UChar32
 NextCodePoint(const uint8_t *u, int32 *i, int32 len)
 {
 	int32		k = *i;
 	UChar32		c;
+	uint32		w;
 
-	if ((u[k] & 0xF0) == 0xE0 && k + 2 < len &&
-		(u[k + 1] & 0xC0) == 0x80 && (u[k + 2] & 0xC0) == 0x80)
+	if (likely(k + 4 <= len) && (w = LoadLE32(u + k), THREE_BYTES(w)))
 	{
-		c = ((u[k] & 0x0F) << 12) | ((u[k + 1] & 0x3F) << 6) | (u[k + 2] & 0x3F);
+		c = THREE_BYTE_CODE_POINT(w);
 		if (c >= 0x800 && (c < 0xD800 || c > 0xDFFF))
 		{
 			*i = k + 3;
@@ -197,17 +220,11 @@ PunctBreaksRun(UChar32 c)
 
 /*
  * The code point at u[q] (a byte >= 0x80) of u[..end), and in *r the
- * position after it; the common Han characters are only recognized (as
- * U+5000: their code point does not matter to the caller).
+ * position after it.
  */
 static pg_attribute_always_inline UChar32
 PeekCodePoint(const uint8_t *u, int32 q, int32 end, int32 *r)
 {
-	if (IsCommonHan(u, q, end))
-	{
-		*r = q + 3;
-		return 0x5000;
-	}
 	*r = q;
 	return NextCodePoint(u, r, end);
 }
@@ -337,30 +354,35 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	}
 	if (st->cjkhashcap == 0)
 		Reserve((void **) &st->cjkhash, &st->cjkhashcap, 256, sizeof(uint64));
-	while (at < end && u[at] >= 0x80)
+	for (;;)
 	{
 		int32		len;
 		UChar32		c;
+		uint32		w;
 
-		if ((u[at] & 0xF0) == 0xE0 && at + 2 < end &&
-			(u[at + 1] & 0xC0) == 0x80 && (u[at + 2] & 0xC0) == 0x80)
+		if (likely(at + 4 <= end) && (w = LoadLE32(u + at), THREE_BYTES(w)))
 		{
-			/* three bytes: all of the BMP's CJK (overlong forms are not) */
-			c = ((u[at] & 0x0F) << 12) | ((u[at + 1] & 0x3F) << 6) | (u[at + 2] & 0x3F);
+			/*
+			 * three bytes: all of the BMP's CJK (what else they decode to,
+			 * ill-formed or not, NextCodePoint decodes again below)
+			 */
+			c = THREE_BYTE_CODE_POINT(w);
 			len = 3;
 		}
-		else
+		else if (at < end && u[at] >= 0x80)
 		{
 			int32		j = at;
 
 			c = NextCodePoint(u, &j, end);
 			len = j - at;
 		}
-		if (!IsCjk(c))
+		else
+			break;
+		if (!((uint32) (c - 0x4E00) <= 0x9FFF - 0x4E00 || IsCjk(c)))
 		{
 			*n = count;
-			*next = c;
-			*r = at + len;
+			*r = at;
+			*next = NextCodePoint(u, r, end);
 			return at;
 		}
 		if ((uint32) c != last)
