@@ -412,44 +412,47 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 }
 
 /*
- * n more words of the current run of rc (no run break before any of them),
- * counted as RunCounterAdd(rc, hash[i], false) would count them one by
- * one: those that leave the run shorter than SIMHASH_RUN_CAP on the run's
- * byte lanes held in registers (the fused path of weights.h, as the SIMD
- * kernels do), the rest by RunCounterAdd.
+ * Counts the n words of hash in rc, newrun saying that a run break stood
+ * before the first (the rest follow it in the same run), as
+ * RunCounterAdd would count them one by one: the words that leave the run
+ * shorter than SIMHASH_RUN_CAP on the run's byte lanes held in registers
+ * (the fused path of weights.h, as the SIMD kernels do), the rest by
+ * RunCounterAdd.
  */
 static inline void
-RunCounterAddMore(RunCounter *rc, const uint64 *hash, int32 n)
+CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun)
 {
 	int32		i = 0;
 
 #ifdef USE_SSE2_SEGMENTER
-	while (i < n)
+	int64		runlen = RunCounterRunLength(rc);
+
+	if (newrun && runlen > 0)
 	{
-		int64		runlen = RunCounterRunLength(rc);
-		int32		fit;
+		if (runlen < SIMHASH_RUN_CAP)
+			RunCounterEndRun(rc);
+		else
+			RunCounterSetRunLength(rc, 0);
+		runlen = 0;
+	}
+	if (runlen < SIMHASH_RUN_CAP - 1)
+	{
+		int32		fit = Min(n, (int32) (SIMHASH_RUN_CAP - 1 - runlen));
 		__m128i    *lanes = (__m128i *) RunCounterRunLanes(rc);
-		__m128i		r0,
-					r1,
-					r2,
-					r3;
+		__m128i		r0 = _mm_loadu_si128(lanes),
+					r1 = _mm_loadu_si128(lanes + 1),
+					r2 = _mm_loadu_si128(lanes + 2),
+					r3 = _mm_loadu_si128(lanes + 3);
 		const __m128i m = _mm_set1_epi8(1);
 
-		if (runlen >= SIMHASH_RUN_CAP - 1)
-			break;				/* capped: the rest one by one */
-		fit = Min(n, i + (int32) (SIMHASH_RUN_CAP - 1 - runlen));
-		RunCounterAddToRun(rc, hash + i, fit - i);
-		RunCounterSetRunLength(rc, runlen + fit - i);
-		/* lanes k and k + 1 side by side, as in RunCounterAdd */
-		r0 = _mm_loadu_si128(lanes);
-		r1 = _mm_loadu_si128(lanes + 1);
-		r2 = _mm_loadu_si128(lanes + 2);
-		r3 = _mm_loadu_si128(lanes + 3);
+		RunCounterSetRunLength(rc, runlen + fit);
 		for (; i < fit; i++)
 		{
+			/* lanes k and k + 1 side by side, as in RunCounterAdd */
 			__m128i		x = _mm_cvtsi64_si128((int64) hash[i]);
 			__m128i		h = _mm_unpacklo_epi64(x, _mm_srli_epi64(x, 1));
 
+			RunCounterAddToRun(rc, hash + i, 1);
 			r0 = _mm_add_epi64(r0, _mm_and_si128(h, m));
 			r1 = _mm_add_epi64(r1, _mm_and_si128(_mm_srli_epi64(h, 2), m));
 			r2 = _mm_add_epi64(r2, _mm_and_si128(_mm_srli_epi64(h, 4), m));
@@ -459,10 +462,15 @@ RunCounterAddMore(RunCounter *rc, const uint64 *hash, int32 n)
 		_mm_storeu_si128(lanes + 1, r1);
 		_mm_storeu_si128(lanes + 2, r2);
 		_mm_storeu_si128(lanes + 3, r3);
+		newrun = false;
 	}
 #endif
+	/* capped (or without SSE2): one by one */
 	for (; i < n; i++)
-		RunCounterAdd(rc, hash[i], false);
+	{
+		RunCounterAdd(rc, hash[i], newrun);
+		newrun = false;
+	}
 }
 
 /*
@@ -477,8 +485,7 @@ CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n)
 	else if (st->rc)
 	{
 		Assert(n > 0);
-		RunCounterAdd(st->rc, st->cjkhash[0], st->newrun);
-		RunCounterAddMore(st->rc, st->cjkhash + 1, n - 1);
+		CountRunWords(st->rc, st->cjkhash, n, st->newrun);
 	}
 	else
 	{
