@@ -3,7 +3,9 @@
  *	  The tokenizer, the first stage of simhash(text): text to kept tokens.
  *	  This file is its driver: it cuts a document, whole or streamed, into
  *	  chunks and spans, and gives each ASCII stretch to an ASCII kernel and
- *	  each other piece to ICU.
+ *	  each other piece to ICU (under version 4, each span to SegmentSpanV4
+ *	  in tokenizer_cjk.c, which does the same in one pass and takes CJK
+ *	  text and common punctuation without ICU).
  *
  * Tokens (algorithm version 3; the tokens are those of version 2; version 4
  * differs only in runs of CJK characters, see tokenizer_cjk.c):
