@@ -343,6 +343,7 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
 	int			repeat = 0;
 	int32		count = 0;
+	uint64	   *hash;
 
 	*n = 0;
 	if (!HashesCjk(st))
@@ -363,8 +364,9 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 		*r = at;
 		return at;
 	}
-	if (st->cjkhashcap == 0)
-		Reserve((void **) &st->cjkhash, &st->cjkhashcap, 256, sizeof(uint64));
+	/* room for a token per three bytes (CJK characters take three or four) */
+	Reserve((void **) &st->cjkhash, &st->cjkhashcap, (end - q) / 3 + 1, sizeof(uint64));
+	hash = st->cjkhash;
 	for (;;)
 	{
 		int32		len;
@@ -406,13 +408,7 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 			at += len;
 			continue;
 		}
-		if (count == st->cjkhashcap)
-		{
-			/* grow, keeping the contents (Reserve does not) */
-			st->cjkhashcap *= 2;
-			st->cjkhash = repalloc(st->cjkhash, st->cjkhashcap * sizeof(uint64));
-		}
-		st->cjkhash[count++] = len == 3 ?
+		hash[count++] = len == 3 ?
 			XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
 			XXH3_64bits(u + at, len);
 		at += len;
