@@ -170,17 +170,6 @@ NextCodePoint(const uint8_t *u, int32 *i, int32 len)
 	return c;
 }
 
-/*
- * Is u[k..k+3) (k + 3 <= len) a Han character of U+5000..U+9FFF, the bulk
- * of Chinese text (lead bytes E5..E9)?
- */
-static pg_attribute_always_inline bool
-IsCommonHan(const uint8_t *u, int32 k, int32 len)
-{
-	return k + 2 < len && (uint8) (u[k] - 0xE5) <= 0xE9 - 0xE5 &&
-		(u[k + 1] & 0xC0) == 0x80 && (u[k + 2] & 0xC0) == 0x80;
-}
-
 /* What FastPunct says of a character. */
 #define PUNCT_NO		0		/* not punctuation the fast path takes */
 #define PUNCT_FAST		1		/* U+3000, full-width punctuation */
@@ -261,14 +250,14 @@ SegmentAsciiStretch(SegmentState *st, const char *s, int32 p, int32 a)
 
 /*
  * Emits the run of CJK characters u[q..e) (IsCjk each, normalization
- * leaves them alone): under CJK_CHARS each character a token, straight
- * from the UTF-8, the common Han characters hashed with their length
- * known (XXH3 inline); under CJK_RUNS the run as one token.
+ * leaves them alone) as text: under CJK_CHARS each character a token,
+ * straight from the UTF-8 (more than MAX_RUN equal ones in a row count as
+ * MAX_RUN); under CJK_RUNS the run as one token.
  */
 static inline void
 EmitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e)
 {
-	uint32		last = 0;		/* the previous character's bytes */
+	UChar32		last = -1;
 	int			repeat = 0;
 	int32		at = q;
 
@@ -282,36 +271,19 @@ EmitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e)
 	while (at < e)
 	{
 		int32		next = at;
-		uint32		key;
+		UChar32		c = NextCodePoint(u, &next, e);
 
-		if (IsCommonHan(u, at, e))
+		if (c != last)
 		{
-			next = at + 3;
-			key = ((uint32) u[at] << 16) | ((uint32) u[at + 1] << 8) | u[at + 2];
-			if (key != last)
-				repeat = 1;
-			else if (++repeat > MAX_RUN)
-			{
-				at = next;
-				continue;
-			}
-			last = key;
-			EmitCjk(st, (const char *) u + at, 3);
+			last = c;
+			repeat = 1;
 		}
-		else
+		else if (++repeat > MAX_RUN)
 		{
-			/* a code point is at most 0x10FFFF: no clash with the keys above */
-			key = (uint32) NextCodePoint(u, &next, e);
-			if (key != last)
-				repeat = 1;
-			else if (++repeat > MAX_RUN)
-			{
-				at = next;
-				continue;
-			}
-			last = key;
-			EmitCjk(st, (const char *) u + at, next - at);
+			at = next;
+			continue;
 		}
+		EmitCjk(st, (const char *) u + at, next - at);
 		at = next;
 	}
 }
