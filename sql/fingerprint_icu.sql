@@ -157,17 +157,31 @@ RESET simhash.fast_path;
 -- CJK characters with what normalization changes or composes next to them
 -- (half-width Katakana and its voiced mark, combining kana marks, Hangul
 -- jamo, compatibility ideographs, full-width letters, digits and
--- punctuation), punctuation, and ASCII that joins or not.
+-- punctuation), punctuation, and ASCII that joins or not.  Then longer
+-- strings for the one-pass walk (SegmentSpanV4): CJK runs long enough to
+-- reach the run cap of weighting runs, ASCII words between them, and next
+-- to them what normalization composes or changes: '＜' (full-width '<')
+-- before U+0338 (they compose to U+226E), Hangul syllables before a
+-- trailing jamo, Kangxi and circled ideographs (which normalize to CJK
+-- characters), isolated punctuation before a combining mark.
 CREATE TEMP TABLE random_cjk AS
 SELECT i, string_agg(substr(CASE WHEN i % 3 = 0
     THEN $$中文近似重复。，、“”（）：；　ab1.,' $$
     ELSE $$中文日本語かがカガー々한국어ｶﾞﾞ゙゚ᅡᆨ豈ＡＺ０，．＇；＠＿！（「」。、“”—…　 ab1.,'@_-éß́ไทย$$ END,
     1 + floor(pg_temp.rnd(i, j, 1) * CASE WHEN i % 3 = 0 THEN 24 ELSE 62 END)::int, 1), '' ORDER BY j) AS s
-  FROM generate_series(1, 20000) i, generate_series(1, 10) j GROUP BY i;
+  FROM generate_series(1, 20000) i, generate_series(1, 10) j GROUP BY i
+UNION ALL
+SELECT i, string_agg(substr(alpha, 1 + floor(pg_temp.rnd(i, j, 2) * length(alpha))::int, 1), '' ORDER BY j)
+  FROM (SELECT i, CASE WHEN i % 2 = 0
+          THEN $$中文近似重复重重重重的，、 ab LVM 가한국어$$
+          ELSE $$中文かカー한각豈⼀㊀ＡＺ０，．；＜̸（。、“”—́…　 ab1.,'@_-é$$ END AS alpha
+          FROM generate_series(20001, 24000) i) g,
+       generate_series(1, 120) j
+ GROUP BY i;
 CREATE TEMP TABLE cjk_fast AS
 SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)) AS features,
        simhash(s) AS fp, simhash(s, 'chars', 3) AS chars, simhash(s, 'shingles', 2, 'tf') AS shingles,
-       simhash(s, 'words', version => 3) AS v3
+       simhash(s, 'words', 1, 'tf') AS tf, simhash(s, 'words', version => 3) AS v3
   FROM random_cjk;
 SET simhash.simd = off;
 CREATE TEMP TABLE cjk_scalar AS SELECT i, simhash(s) AS fp FROM random_cjk;
@@ -180,7 +194,9 @@ SELECT count(*) AS strings,
        count(*) FILTER (WHERE c.fp IS DISTINCT FROM simhash(s)) AS scalar_mismatches,
        count(*) FILTER (WHERE f.chars IS DISTINCT FROM simhash(s, 'chars', 3)) AS chars_mismatches,
        count(*) FILTER (WHERE f.shingles IS DISTINCT FROM simhash(s, 'shingles', 2, 'tf')) AS shingles_mismatches,
+       count(*) FILTER (WHERE f.tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS tf_mismatches,
        count(*) FILTER (WHERE f.v3 IS DISTINCT FROM simhash(s, 'words', version => 3)) AS v3_mismatches,
        count(*) FILTER (WHERE f.fp IS DISTINCT FROM f.v3) AS v3_v4_differ
   FROM random_cjk r JOIN cjk_fast f USING (i) JOIN cjk_scalar c USING (i);
 RESET simhash.fast_path;
+

@@ -3,7 +3,9 @@
  *	  The tokenizer, the first stage of simhash(text): text to kept tokens.
  *	  This file is its driver: it cuts a document, whole or streamed, into
  *	  chunks and spans, and gives each ASCII stretch to an ASCII kernel and
- *	  each other piece to ICU.
+ *	  each other piece to ICU (under version 4, each span to SegmentSpanV4
+ *	  in tokenizer_cjk.c, which does the same in one pass and takes CJK
+ *	  text and common punctuation without ICU).
  *
  * Tokens (algorithm version 3; the tokens are those of version 2; version 4
  * differs only in runs of CJK characters, see tokenizer_cjk.c):
@@ -104,50 +106,6 @@ FindCut(const char *s, int32 start, int32 end, int32 len)
 	return p;
 }
 
-/* Position of the first non-ASCII byte of s[from..to), or to. */
-static inline int32
-NextNonAscii(const char *s, int32 from, int32 to)
-{
-	int32		i = from;
-
-#ifdef USE_SSE2_SEGMENTER
-	for (; i + 16 <= to; i += 16)
-	{
-		int			high = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *) (s + i)));
-
-		if (high)
-			return i + __builtin_ctz(high);
-	}
-#endif
-	for (; i + 8 <= to; i += 8)
-	{
-		uint64		w;
-
-		memcpy(&w, s + i, 8);
-		if (w & UINT64CONST(0x8080808080808080))
-			break;
-	}
-	for (; i < to; i++)
-		if ((unsigned char) s[i] >= 0x80)
-			return i;
-	return to;
-}
-
-/* Is position x (a code point boundary, from < x < len) safe to cut at? */
-static bool
-IsCut(const char *s, int32 from, int32 x, int32 len)
-{
-	const uint8_t *u = (const uint8_t *) s;
-	UChar32		next,
-				prev;
-	int32		i = x,
-				j = x;
-
-	U8_NEXT(u, i, len, next);
-	U8_PREV(u, from, j, prev);
-	return SafeToCutAfter(prev) && SafeToCutBefore(next);
-}
-
 /*
  * Segments the span s[start..end) of a document of length len, whose ends
  * are safe cuts: ASCII stretches go through the fast path, the pieces
@@ -166,6 +124,11 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 	if (!simhash_fast_path)
 	{
 		SegmentIcu(st, s + start, end - start);
+		return;
+	}
+	if (st->cjk != CJK_NONE)
+	{
+		SegmentSpanV4(st, s, start, end, len);
 		return;
 	}
 	Assert(st->nbreaks == 0);
@@ -189,17 +152,7 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 		if ((r == end || (unsigned char) s[r] < 0x80) && IsolatedPunct(c))
 		{
 			if (RunBreak(c))
-			{
-				if (st->nbreaks == st->breakcap)
-				{
-					/* grow, keeping the contents (Reserve does not) */
-					st->breakcap = Max(64, 2 * st->breakcap);
-					st->breaks = st->breaks ?
-						repalloc(st->breaks, st->breakcap * sizeof(int32)) :
-						palloc(st->breakcap * sizeof(int32));
-				}
-				st->breaks[st->nbreaks++] = q - p;
-			}
+				AddBreak(st, q - p);
 			x = r;
 			continue;
 		}
@@ -220,10 +173,7 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 			if (b < end && (unsigned char) s[b] < 0x80 && IsCut(s, a, b, len))
 				break;
 		}
-		if (st->cjk != CJK_NONE)
-			SegmentPieceV4(st, s + a, b - a);
-		else
-			SegmentIcu(st, s + a, b - a);
+		SegmentIcu(st, s + a, b - a);
 		p = x = b;
 	}
 	if (end > p)

@@ -2,9 +2,9 @@
  * fingerprint/tokenizer_cjk.c
  *	  Algorithm version 4's tokens for Chinese, Japanese and Korean: each
  *	  character of a run of CJK characters (IsCjk) is a token of its own,
- *	  without ICU's dictionaries; and the fast path for the pieces of text
- *	  that hold nothing but ASCII, CJK characters and punctuation, which it
- *	  segments without ICU.
+ *	  without ICU's dictionaries; and version 4's fast path, which segments
+ *	  text of ASCII, CJK characters and common punctuation in one pass
+ *	  without ICU (SegmentSpanV4).
  *
  * The tokens of version 4 (the definition; tokenizer_icu.c computes it with
  * ICU for any text, this file without ICU for the common case):
@@ -30,18 +30,31 @@
  * far fewer (a bigram per character spreads the weight over twice as many
  * distinct features, so every change moves more bits).
  *
- * The fast path (SegmentPieceV4): the tokenizer's driver hands every piece
- * between two safe cuts (tokenizer.c) that contains a non-ASCII character
- * to SegmentPieceV4.  If every non-ASCII character of the piece is a CJK
- * character, an ideographic space, full-width ASCII punctuation that joins
- * no word, or punctuation that is always a word of its own (IsolatedPunct:
- * 、。“”《》 ...), none of which normalization changes in context, the piece
- * is segmented here: its CJK characters straight from the UTF-8, its ASCII
- * stretches by the ASCII kernel; else the whole piece goes to ICU.  Both
- * give the same tokens (the regression test fingerprint_icu compares them
- * on random text).
+ * The fast path (SegmentSpanV4): the tokenizer's driver hands it each span
+ * between two safe cuts (tokenizer.c), which it walks once, character by
+ * character: ASCII stretches go to the ASCII kernels, each run of CJK
+ * characters is hashed straight from the UTF-8 as it is found and counted
+ * in one go, and an ideographic space, full-width ASCII punctuation that
+ * joins no word, and punctuation that is always a word of its own
+ * (IsolatedPunct: 、。“”《》 ...) only end the stretch before them and
+ * may break the run.  It cuts the text where ICU's version 4 would cut it
+ * anyway (at the edges of CJK runs and around such punctuation, which
+ * normalization leaves apart from their neighbours); around any other
+ * non-ASCII character (accented letters, full-width letters, half-width
+ * Katakana, Hangul jamo, combining marks ...) a piece from the last such
+ * cut before it to the first after it goes to ICU (SlowPieceEnd).  Both
+ * give the same tokens: the regression test fingerprint_icu compares them
+ * on random text.
+ *
+ * Before this one-pass walk, the driver searched for safe cuts around
+ * every non-ASCII piece, checked the piece, then segmented it (three
+ * passes, and an ICU property call at every ASCII character after a
+ * non-ASCII one): 0.34 times the speed of md5 on the zh-CN Debian
+ * handbook, against about 0.5 now (doc/benchmarks.md).
  */
 #include "fingerprint/tokenizer_kernel.h"
+
+#include "port/pg_bswap.h"
 
 #include <unicode/utf8.h>
 
@@ -110,21 +123,42 @@ CjkRunEnd(SegmentState *st)
 /* Full-width ASCII U+FF01..U+FF5E: the ASCII character it stands for. */
 #define FULLWIDTH_OFFSET 0xFEE0
 
+/* The 4 bytes at p as a little-endian word. */
+static pg_attribute_always_inline uint32
+LoadLE32(const uint8_t *p)
+{
+	uint32		w;
+
+	memcpy(&w, p, sizeof(w));
+#ifdef WORDS_BIGENDIAN
+	w = pg_bswap32(w);
+#endif
+	return w;
+}
+
+/* Is w (4 bytes, little-endian) a three-byte UTF-8 sequence and a byte? */
+#define THREE_BYTES(w)	(((w) & 0xC0C0F0) == 0x8080E0)
+
+/* The code point of the three-byte sequence in w (THREE_BYTES). */
+#define THREE_BYTE_CODE_POINT(w) \
+	((UChar32) ((((w) & 0x0F) << 12) | (((w) & 0x3F00) >> 2) | (((w) >> 16) & 0x3F)))
+
 /*
  * The code point of the UTF-8 sequence at u[*i] (a byte >= 0x80) of
- * u[0..len), advancing *i; three-byte sequences (all of the BMP's CJK) are
- * decoded inline.
+ * u[0..len), advancing *i; or a negative value for an ill-formed sequence
+ * (as U8_NEXT).  Three-byte sequences (all of the BMP's CJK) are decoded
+ * inline.
  */
 static pg_attribute_always_inline UChar32
 NextCodePoint(const uint8_t *u, int32 *i, int32 len)
 {
 	int32		k = *i;
 	UChar32		c;
+	uint32		w;
 
-	if ((u[k] & 0xF0) == 0xE0 && k + 2 < len &&
-		(u[k + 1] & 0xC0) == 0x80 && (u[k + 2] & 0xC0) == 0x80)
+	if (likely(k + 4 <= len) && (w = LoadLE32(u + k), THREE_BYTES(w)))
 	{
-		c = ((u[k] & 0x0F) << 12) | ((u[k + 1] & 0x3F) << 6) | (u[k + 2] & 0x3F);
+		c = THREE_BYTE_CODE_POINT(w);
 		if (c >= 0x800 && (c < 0xD800 || c > 0xDFFF))
 		{
 			*i = k + 3;
@@ -136,169 +170,458 @@ NextCodePoint(const uint8_t *u, int32 *i, int32 len)
 	return c;
 }
 
-/* The position of the first byte >= 0x80 of u[i..len), or len. */
-static pg_attribute_always_inline int32
-SkipAscii(const uint8_t *u, int32 i, int32 len)
-{
-	while (i < len && u[i] < 0x80)
-		i++;
-	return i;
-}
+/* What FastPunct says of a character. */
+#define PUNCT_NO		0		/* not punctuation the fast path takes */
+#define PUNCT_FAST		1		/* U+3000, full-width punctuation */
+#define PUNCT_ISOLATED	2		/* IsolatedPunct */
 
 /*
- * Can the fast path take the piece s[0..len) (between two safe cuts)?
- * Every non-ASCII character must be one the normalization leaves alone in
- * any context, or maps to a character that stays apart from its
- * neighbours:
- *	  - a CJK character (composes with nothing before it, and what follows
- *		it is ASCII, CJK or punctuation, none of which composes with it);
+ * Is c, at u[q..r) of the span u[start..end), punctuation the fast path
+ * passes over (it is a word of its own, normalization leaves it apart from
+ * its neighbours)?  These are:
  *	  - U+3000, the ideographic space (a space);
  *	  - full-width ASCII punctuation whose ASCII character joins no word
  *		here: not letters, digits, '_' or '@', and '.', '\'', ',' or ';'
  *		(which may join two letters or digits) only where not between two
  *		ASCII word characters;
  *	  - punctuation that is always a word of its own (IsolatedPunct).
- * A piece that holds anything else (accented letters, full-width letters
- * and digits, half-width Katakana, Thai ...) goes to ICU.
+ * Whatever follows it must also be ASCII, CJK or such punctuation (what
+ * else follows may compose with it: '<' and U+0338 make U+226E); the
+ * caller checks.
  */
-static bool
-PieceIsFast(const char *s, int32 len)
+static pg_attribute_always_inline int
+FastPunct(const uint8_t *u, int32 start, int32 q, int32 r, int32 end, UChar32 c)
 {
-	const uint8_t *u = (const uint8_t *) s;
-	int32		i = 0;
-
-	while ((i = SkipAscii(u, i, len)) < len)
+	if (c >= 0xFF01 && c <= 0xFF5E)
 	{
-		int32		start = i;
-		UChar32		c;
+		int			m = c - FULLWIDTH_OFFSET;
 
-		/* U+5000..U+9FFF, all Han: lead bytes E5..E9 */
-		if (u[i] >= 0xE5 && u[i] <= 0xE9 && i + 2 < len &&
-			(u[i + 1] & 0xC0) == 0x80 && (u[i + 2] & 0xC0) == 0x80)
-		{
-			i += 3;
-			continue;
-		}
-		c = NextCodePoint(u, &i, len);
-		if (IsCjk(c) || c == 0x3000)
-			continue;
-		if (c >= 0xFF01 && c <= 0xFF5E)
-		{
-			int			m = c - FULLWIDTH_OFFSET;
-
-			if (ascii_flags[m] & AF_WORD)
-				return false;
-			if ((ascii_class[m] == AC_MIDNUM || ascii_class[m] == AC_MIDNUMLET) &&
-				start > 0 && (ascii_flags[u[start - 1]] & AF_WORD) &&
-				i < len && (ascii_flags[u[i]] & AF_WORD))
-				return false;
-			continue;
-		}
-		if (!IsolatedPunct(c))
-			return false;
+		if (ascii_flags[m] & AF_WORD)
+			return PUNCT_NO;
+		if ((ascii_class[m] == AC_MIDNUM || ascii_class[m] == AC_MIDNUMLET) &&
+			q > start && (ascii_flags[u[q - 1]] & AF_WORD) &&
+			r < end && (ascii_flags[u[r]] & AF_WORD))
+			return PUNCT_NO;
+		return PUNCT_FAST;
 	}
-	return true;
+	if (c == 0x3000)
+		return PUNCT_FAST;
+	return IsolatedPunct(c) ? PUNCT_ISOLATED : PUNCT_NO;
+}
+
+/* Does punctuation c that FastPunct takes end a run? */
+static inline bool
+PunctBreaksRun(UChar32 c)
+{
+	if (c >= 0xFF01 && c <= 0xFF5E)
+		return RunBreak(c - FULLWIDTH_OFFSET);
+	return RunBreak(c);			/* U+3000 does not break a run */
 }
 
 /*
- * Segments the ASCII stretch s[0..len) with the kernel, or a short one
+ * The code point at u[q] (a byte >= 0x80) of u[..end), and in *r the
+ * position after it.
+ */
+static pg_attribute_always_inline UChar32
+PeekCodePoint(const uint8_t *u, int32 q, int32 end, int32 *r)
+{
+	*r = q;
+	return NextCodePoint(u, r, end);
+}
+
+/*
+ * Segments the ASCII stretch s[p..a) with the kernel, or a short one
  * (a word or two between CJK runs) with the scalar kernel, which costs
- * less to start (the tokens are the same).
+ * less to start (the tokens are the same); clears st->breaks.
  */
 static inline void
-SegmentAsciiStretch(SegmentState *st, const char *s, int32 len)
+SegmentAsciiStretch(SegmentState *st, const char *s, int32 p, int32 a)
 {
-	Assert(st->nbreaks == 0);
-	Reserve((void **) &st->token, &st->tokencap, len + 4, 1);
-	if (len < SHORT_STRETCH)
-		SegmentAsciiScalar(st, s, len);
-	else
-		st->ascii(st, s, len);
-}
-
-/*
- * The run of CJK characters that starts with c at u[start..*i) of the
- * piece u[0..len), each character straight from the UTF-8 (normalization
- * leaves CJK characters alone); advances *i to its end.
- */
-static inline void
-CjkRunRaw(SegmentState *st, const uint8_t *u, int32 start, int32 *i, int32 len, UChar32 c)
-{
-	int32		at = *i;		/* start of the next code point */
-	UChar32		last = c;
-	int			repeat = 1;
-
-	EmitCjk(st, (const char *) u + start, at - start);
-	while (at < len && u[at] >= 0x80)
+	if (a > p)
 	{
-		int32		next = at;
-		UChar32		d = NextCodePoint(u, &next, len);
-
-		if (!IsCjk(d))
-			break;
-		if (d != last)
-		{
-			last = d;
-			repeat = 1;
-			EmitCjk(st, (const char *) u + at, next - at);
-		}
-		else if (++repeat <= MAX_RUN)
-			EmitCjk(st, (const char *) u + at, next - at);
-		at = next;
+		Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
+		if (a - p < SHORT_STRETCH)
+			SegmentAsciiScalar(st, s + p, a - p);
+		else
+			st->ascii(st, s + p, a - p);
 	}
-	*i = at;
+	st->nbreaks = 0;
 }
 
 /*
- * Segments the piece s[0..len), whose ends are safe cuts, under version 4:
- * the fast path when it can take it, else ICU.
+ * Emits the run of CJK characters u[q..e) (IsCjk each, normalization
+ * leaves them alone) as text: under CJK_CHARS each character a token,
+ * straight from the UTF-8 (more than MAX_RUN equal ones in a row count as
+ * MAX_RUN); under CJK_RUNS the run as one token.
  */
-void
-SegmentPieceV4(SegmentState *st, const char *s, int32 len)
+static inline void
+EmitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e)
 {
-	const uint8_t *u = (const uint8_t *) s;
-	int32		stretch = 0;	/* start of the current ASCII stretch */
-	int32		i = 0;
+	UChar32		last = -1;
+	int			repeat = 0;
+	int32		at = q;
 
-	if (!PieceIsFast(s, len))
+	if (st->cjk == CJK_RUNS)
 	{
-		SegmentIcu(st, s, len);
+		while (at < e)
+			CjkRunAdd(st, NextCodePoint(u, &at, e));
+		CjkRunEnd(st);
 		return;
 	}
-	while ((i = SkipAscii(u, i, len)) < len)
+	while (at < e)
 	{
-		int32		start = i;
+		int32		next = at;
+		UChar32		c = NextCodePoint(u, &next, e);
+
+		if (c != last)
+		{
+			last = c;
+			repeat = 1;
+		}
+		else if (++repeat > MAX_RUN)
+		{
+			at = next;
+			continue;
+		}
+		EmitCjk(st, (const char *) u + at, next - at);
+		at = next;
+	}
+}
+
+/*
+ * Does SegmentSpanV4 hash the tokens of CJK runs itself (the default
+ * options, and single words weighted tf), rather than pass them on as
+ * text (EmitCjkRun)?
+ */
+static inline bool
+HashesCjk(const SegmentState *st)
+{
+	return st->cjk == CJK_CHARS && (st->rc || st->tf);
+}
+
+/*
+ * The end e of the run of CJK characters that starts at u[q] (a CJK
+ * character) in u[..end).  With HashesCjk, also the hashes of its tokens,
+ * in st->cjkhash (*n of them), computed on the way: each character a token
+ * (more than MAX_RUN equal ones in a row count as MAX_RUN).  If a
+ * non-ASCII character follows the run, *next is its code point and *r the
+ * position after it; else *r = e.
+ */
+static inline int32
+ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
+		   UChar32 *next, int32 *r)
+{
+	int32		at = q;
+	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
+	int			repeat = 0;
+	int32		count = 0;
+	uint64	   *hash;
+
+	*n = 0;
+	if (!HashesCjk(st))
+	{
+		while (at < end && u[at] >= 0x80)
+		{
+			int32		j;
+			UChar32		c = PeekCodePoint(u, at, end, &j);
+
+			if (!IsCjk(c))
+			{
+				*next = c;
+				*r = j;
+				return at;
+			}
+			at = j;
+		}
+		*r = at;
+		return at;
+	}
+	/* room for a token per three bytes (CJK characters take three or four) */
+	Reserve((void **) &st->cjkhash, &st->cjkhashcap, (end - q) / 3 + 1, sizeof(uint64));
+	hash = st->cjkhash;
+	for (;;)
+	{
+		int32		len;
+		UChar32		c;
+		uint32		w;
+
+		if (likely(at + 4 <= end) && (w = LoadLE32(u + at), THREE_BYTES(w)))
+		{
+			/*
+			 * three bytes: all of the BMP's CJK (what else they decode to,
+			 * ill-formed or not, NextCodePoint decodes again below)
+			 */
+			c = THREE_BYTE_CODE_POINT(w);
+			len = 3;
+		}
+		else if (at < end && u[at] >= 0x80)
+		{
+			int32		j = at;
+
+			c = NextCodePoint(u, &j, end);
+			len = j - at;
+		}
+		else
+			break;
+		if (!((uint32) (c - 0x4E00) <= 0x9FFF - 0x4E00 || IsCjk(c)))
+		{
+			*n = count;
+			*r = at;
+			*next = NextCodePoint(u, r, end);
+			return at;
+		}
+		if ((uint32) c != last)
+		{
+			last = c;
+			repeat = 1;
+		}
+		else if (++repeat > MAX_RUN)
+		{
+			at += len;
+			continue;
+		}
+		hash[count++] = len == 3 ?
+			XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
+			XXH3_64bits(u + at, len);
+		at += len;
+	}
+	*n = count;
+	*r = at;
+	return at;
+}
+
+/*
+ * Counts the n words of hash in rc, newrun saying that a run break stood
+ * before the first (the rest follow it in the same run), as
+ * RunCounterAdd would count them one by one: the words that leave the run
+ * shorter than SIMHASH_RUN_CAP on the run's byte lanes held in registers
+ * (the fused path of weights.h, as the SIMD kernels do), the rest by
+ * RunCounterAdd.
+ */
+static inline void
+CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun)
+{
+	int32		i = 0;
+
+#ifdef USE_SSE2_SEGMENTER
+	int64		runlen = RunCounterRunLength(rc);
+
+	if (newrun && runlen > 0)
+	{
+		if (runlen < SIMHASH_RUN_CAP)
+			RunCounterEndRun(rc);
+		else
+			RunCounterSetRunLength(rc, 0);
+		runlen = 0;
+	}
+	if (runlen < SIMHASH_RUN_CAP - 1)
+	{
+		int32		fit = Min(n, (int32) (SIMHASH_RUN_CAP - 1 - runlen));
+		__m128i    *lanes = (__m128i *) RunCounterRunLanes(rc);
+		__m128i		r0 = _mm_loadu_si128(lanes),
+					r1 = _mm_loadu_si128(lanes + 1),
+					r2 = _mm_loadu_si128(lanes + 2),
+					r3 = _mm_loadu_si128(lanes + 3);
+		const __m128i m = _mm_set1_epi8(1);
+
+		RunCounterSetRunLength(rc, runlen + fit);
+		for (; i < fit; i++)
+		{
+			/* lanes k and k + 1 side by side, as in RunCounterAdd */
+			__m128i		x = _mm_cvtsi64_si128((int64) hash[i]);
+			__m128i		h = _mm_unpacklo_epi64(x, _mm_srli_epi64(x, 1));
+
+			RunCounterAddToRun(rc, hash + i, 1);
+			r0 = _mm_add_epi64(r0, _mm_and_si128(h, m));
+			r1 = _mm_add_epi64(r1, _mm_and_si128(_mm_srli_epi64(h, 2), m));
+			r2 = _mm_add_epi64(r2, _mm_and_si128(_mm_srli_epi64(h, 4), m));
+			r3 = _mm_add_epi64(r3, _mm_and_si128(_mm_srli_epi64(h, 6), m));
+		}
+		_mm_storeu_si128(lanes, r0);
+		_mm_storeu_si128(lanes + 1, r1);
+		_mm_storeu_si128(lanes + 2, r2);
+		_mm_storeu_si128(lanes + 3, r3);
+		newrun = false;
+	}
+#endif
+	/* capped (or without SSE2): one by one */
+	for (; i < n; i++)
+	{
+		RunCounterAdd(rc, hash[i], newrun);
+		newrun = false;
+	}
+}
+
+/*
+ * Passes on the tokens of the run of CJK characters u[q..e), whose n
+ * hashes ScanCjkRun computed if HashesCjk.
+ */
+static inline void
+CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n)
+{
+	if (!HashesCjk(st))
+		EmitCjkRun(st, u, q, e);
+	else if (st->rc)
+	{
+		Assert(n > 0);
+		CountRunWords(st->rc, st->cjkhash, n, st->newrun);
+	}
+	else
+	{
+		for (int32 i = 0; i < n; i++)
+			TfCounterAdd(st->tf, st->cjkhash[i]);
+	}
+	st->newrun = false;
+}
+
+/*
+ * Where the piece that must go to ICU because of the character at q of
+ * the span s[start..end) ends: the first safe cut after it (tokenizer.c)
+ * or the first CJK character after ASCII or punctuation FastPunct takes
+ * (where normalization starts afresh and a run of CJK characters begins,
+ * so that ICU would cut the text there anyway).  a is where the piece
+ * starts.
+ */
+static int32
+SlowPieceEnd(const char *s, int32 start, int32 a, int32 q, int32 end, int32 len)
+{
+	const uint8_t *u = (const uint8_t *) s;
+	int32		b = q;
+	UChar32		prev;
+
+	U8_NEXT(u, b, end, prev);
+	while (b < end)
+	{
+		int32		j = b;
 		UChar32		c;
 
-		c = NextCodePoint(u, &i, len);
-		if (start > stretch)
-			SegmentAsciiStretch(st, s + stretch, start - stretch);
+		if (u[b] < 0x80)
+		{
+			if (IsCut(s, a, b, len))
+				break;
+			c = u[j++];
+		}
+		else
+		{
+			c = NextCodePoint(u, &j, end);
+			if (IsCjk(c) && prev >= 0 &&
+				(prev < 0x80 || FastPunct(u, start, b, b, b, prev) != PUNCT_NO))
+				break;
+		}
+		prev = c;
+		b = j;
+	}
+	return b;
+}
+
+/*
+ * Segments the span s[start..end) of a document of length len, whose ends
+ * are safe cuts, under version 4, in one pass: ASCII stretches go to the
+ * kernels, CJK runs are emitted straight from the UTF-8, punctuation that
+ * FastPunct takes ends the stretch before it (or, if it is isolated
+ * punctuation followed by ASCII, stays in the stretch as bytes of no token
+ * with st->breaks saying where it ends a run), and around any other
+ * non-ASCII character a piece goes to ICU, from the last cut before it to
+ * the first after it (SlowPieceEnd).  The cuts the fast path makes are
+ * those where ICU's tokens of version 4 would be cut anyway: between ASCII
+ * or such punctuation and a CJK character (which normalization does not
+ * compose with anything, and where a run of CJK characters starts or
+ * ends), and around such punctuation (a word of its own, which
+ * normalization does not compose with ASCII or CJK characters).
+ */
+void
+SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	const uint8_t *u = (const uint8_t *) s;
+	int32		p = start;		/* start of the ASCII stretch not yet segmented */
+	int32		x = start;		/* scanned up to here; a cut */
+	bool		known = false;	/* is the next non-ASCII character known? */
+	int32		q = start;		/* if so, it is c, at u[q..r) */
+	int32		r = start;
+	UChar32		c = 0;
+	int			kind = -1;		/* and FastPunct of it, if known (>= 0) */
+
+	Assert(st->nbreaks == 0);
+	for (;;)
+	{
+		int32		a;
+
+		if (!known)
+		{
+			q = NextNonAscii(s, x, end);
+			if (q == end)
+				break;
+			c = PeekCodePoint(u, q, end, &r);
+			kind = -1;
+		}
+		known = false;
 		if (IsCjk(c))
 		{
-			if (st->cjk == CJK_CHARS)
-				CjkRunRaw(st, u, start, &i, len, c);
-			else
-			{
-				CjkRunAdd(st, c);
-				while (i < len && u[i] >= 0x80)
-				{
-					int32		j = i;
+			int32		n;
+			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r);
 
-					c = NextCodePoint(u, &j, len);
-					if (!IsCjk(c))
-						break;
-					CjkRunAdd(st, c);
-					i = j;
-				}
-				CjkRunEnd(st);
+			/* can the fast path cut at the run's end? */
+			SegmentAsciiStretch(st, s, p, q);
+			if (r == e || (kind = FastPunct(u, start, e, r, end, c)) != PUNCT_NO)
+			{
+				CommitCjkRun(st, u, q, e, n);
+				p = x = q = e;
+				known = r > e;	/* punctuation */
+				continue;
 			}
+			/* the run and what follows it go to ICU */
+			a = q;
+			q = e;
 		}
-		else if (c >= 0xFF01 && c <= 0xFF5E)
-			st->newrun |= RunBreak(c - FULLWIDTH_OFFSET);
 		else
-			st->newrun |= RunBreak(c);	/* U+3000 does not break a run */
-		stretch = i;
+		{
+			if (kind < 0)
+				kind = FastPunct(u, start, q, r, end, c);
+			if (kind != PUNCT_NO && (r == end || u[r] < 0x80))
+			{
+				if (kind == PUNCT_ISOLATED)
+				{
+					/*
+					 * a word of its own followed by ASCII: it stays in the
+					 * ASCII stretch, as bytes of no token
+					 */
+					if (RunBreak(c))
+						AddBreak(st, q - p);
+					x = r;
+					continue;
+				}
+				SegmentAsciiStretch(st, s, p, q);
+				st->newrun |= PunctBreaksRun(c);
+				p = x = r;
+				continue;
+			}
+			if (kind != PUNCT_NO)
+			{
+				/* followed by CJK or such punctuation: both cut here */
+				int32		r2;
+				UChar32		d = PeekCodePoint(u, r, end, &r2);
+				int			dkind = IsCjk(d) ? -1 : FastPunct(u, start, r, r2, end, d);
+
+				if (dkind != PUNCT_NO)
+				{
+					SegmentAsciiStretch(st, s, p, q);
+					st->newrun |= PunctBreaksRun(c);
+					p = x = q = r;
+					r = r2;
+					c = d;
+					kind = dkind;
+					known = true;
+					continue;
+				}
+			}
+			/* ICU from the last cut before it */
+			for (a = q; a > x && !IsCut(s, x, a, len); a--)
+				;
+			SegmentAsciiStretch(st, s, p, a);
+		}
+		/* ICU from a to the first cut after the character at q */
+		p = x = SlowPieceEnd(s, start, a, q, end, len);
+		SegmentIcu(st, s + a, p - a);
 	}
-	if (len > stretch)
-		SegmentAsciiStretch(st, s + stretch, len - stretch);
+	SegmentAsciiStretch(st, s, p, end);
 }

@@ -20,6 +20,7 @@
 #include "fingerprint/tokenizer.h"
 
 #include <unicode/utypes.h>
+#include <unicode/utf8.h>
 
 /*
  * On x86-64 the SIMD kernels exist: SSE2 is part of the x86-64 baseline
@@ -121,6 +122,8 @@ struct SegmentState
 	char	   *cjkrun;			/* CJK_RUNS: the run in UTF-8 */
 	int32		cjkrunlen;
 	int32		cjkruncap;
+	uint64	   *cjkhash;		/* the hashes of a run's tokens (SegmentSpanV4) */
+	int32		cjkhashcap;
 #ifdef USE_SSE2_SEGMENTER
 	/* SIMD kernels: the span lower-cased, and bitmaps of its bytes */
 	char	   *lower;			/* the span lower-cased: lowerbuf + LOWER_PAD */
@@ -199,7 +202,8 @@ extern TOKENIZER_INTERNAL void SegmentAsciiAvx512(SegmentState *st, const char *
 /* tokenizer_cjk.c */
 extern TOKENIZER_INTERNAL void CjkRunAdd(SegmentState *st, UChar32 c);
 extern TOKENIZER_INTERNAL void CjkRunEnd(SegmentState *st);
-extern TOKENIZER_INTERNAL void SegmentPieceV4(SegmentState *st, const char *s, int32 len);
+extern TOKENIZER_INTERNAL void SegmentSpanV4(SegmentState *st, const char *s,
+											 int32 start, int32 end, int32 len);
 
 /* tokenizer_icu.c */
 extern TOKENIZER_INTERNAL void IcuOpen(void);
@@ -217,6 +221,71 @@ static inline bool
 RunBreak(UChar32 c)
 {
 	return c < 128 ? ascii_breaks_run[c] : RunBreakSlow(c);
+}
+
+/* Position of the first non-ASCII byte of s[from..to), or to. */
+static inline int32
+NextNonAscii(const char *s, int32 from, int32 to)
+{
+	int32		i = from;
+
+#ifdef USE_SSE2_SEGMENTER
+	for (; i + 16 <= to; i += 16)
+	{
+		int			high = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *) (s + i)));
+
+		if (high)
+			return i + __builtin_ctz(high);
+	}
+#endif
+	for (; i + 8 <= to; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, s + i, 8);
+		if (w & UINT64CONST(0x8080808080808080))
+			break;
+	}
+	for (; i < to; i++)
+		if ((unsigned char) s[i] >= 0x80)
+			return i;
+	return to;
+}
+
+/*
+ * Is position x (a code point boundary, from < x < len) of s a safe cut
+ * (tokenizer.c)?  from bounds the look back.
+ */
+static inline bool
+IsCut(const char *s, int32 from, int32 x, int32 len)
+{
+	const uint8_t *u = (const uint8_t *) s;
+	UChar32		next,
+				prev;
+	int32		i = x,
+				j = x;
+
+	U8_NEXT(u, i, len, next);
+	U8_PREV(u, from, j, prev);
+	return SafeToCutAfter(prev) && SafeToCutBefore(next);
+}
+
+/*
+ * Notes that the isolated punctuation at offset off of the ASCII stretch
+ * the next kernel call segments ends a run (st->breaks).
+ */
+static inline void
+AddBreak(SegmentState *st, int32 off)
+{
+	if (st->nbreaks == st->breakcap)
+	{
+		/* grow, keeping the contents (Reserve does not) */
+		st->breakcap = Max(64, 2 * st->breakcap);
+		st->breaks = st->breaks ?
+			repalloc(st->breaks, st->breakcap * sizeof(int32)) :
+			palloc(st->breakcap * sizeof(int32));
+	}
+	st->breaks[st->nbreaks++] = off;
 }
 
 #endif							/* SIMHASH_FP_TOKENIZER_KERNEL_H */
