@@ -36,6 +36,9 @@
 
 #include "utils/memutils.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 /*
  * Slots of the backend's retained CapTable: documents of up to about
  * 4,096 distinct features (a long web page) never allocate a table.  The
@@ -66,7 +69,7 @@ static void
 CapTableGiveBack(CapTable *t)
 {
 	Assert(t->retained && retained.owner == t);
-	t->entries[t->mask + 1] = (CapEntry) {0, 0};
+	t->entries[t->mask + 1] = (CapEntry) {0, 0, 0};
 	t->retained = false;
 	t->entries = NULL;
 	t->used = NULL;
@@ -78,7 +81,7 @@ static void
 CapTableRelease(CapTable *t)
 {
 	for (int32 k = 0; k < t->members; k++)
-		t->entries[t->used[k]] = (CapEntry) {0, 0};
+		t->entries[t->used[k]] = (CapEntry) {0, 0, 0};
 	CapTableGiveBack(t);
 }
 
@@ -156,7 +159,7 @@ CapTableGrow(CapTable *t)
 	if (t->retained && slots <= CAP_TABLE_RETAINED)
 	{
 		for (int32 k = 0; k < t->members; k++)
-			t->entries[t->used[k]] = (CapEntry) {0, 0};
+			t->entries[t->used[k]] = (CapEntry) {0, 0, 0};
 	}
 	else
 	{
@@ -201,6 +204,7 @@ CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 		if (t->entries[slot].hash == hash)
 		{
 			t->entries[slot].weight += w;
+			t->entries[slot].count++;
 			return;
 		}
 		slot = (slot + 1) & t->mask;
@@ -208,6 +212,7 @@ CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 	if (t->members >= SIMHASH_CAP_FEATURES)
 	{
 		t->entries[t->mask + 1].weight += w;
+		t->entries[t->mask + 1].count++;
 		return;
 	}
 	CapTableGrow(t);
@@ -216,6 +221,7 @@ CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 		slot = (slot + 1) & t->mask;
 	t->entries[slot].hash = hash;
 	t->entries[slot].weight = w;
+	t->entries[slot].count = 1;
 	t->used[t->members++] = slot;
 }
 
@@ -251,7 +257,7 @@ CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
 		uint64		hash = e->hash;
 		int64		excess = e->weight - cap;
 
-		*e = (CapEntry) {0, 0};
+		*e = (CapEntry) {0, 0, 0};
 		if (excess <= 0)
 			continue;
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
@@ -259,6 +265,127 @@ CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
 				ones[bit] -= excess;
 		*total -= excess;
 	}
+	if (t->retained)
+		CapTableGiveBack(t);
+}
+
+/*
+ * The built-in frequency list (frequent_words.c) by hash: an open-addressing
+ * table built on first use, of FREQUENT_SLOTS slots (more than twice the
+ * words); ppm 0 marks an empty slot.
+ */
+#define FREQUENT_SLOTS 256
+
+static struct
+{
+	uint64		hash;
+	int32		ppm;
+} frequent[FREQUENT_SLOTS];
+static bool frequent_ready = false;
+
+static void
+FrequentInit(void)
+{
+	StaticAssertStmt(FREQUENT_SLOTS >= 2 * 64, "frequency table too small");
+	Assert(simhash_nfrequent_words <= FREQUENT_SLOTS / 2);
+	for (int k = 0; k < simhash_nfrequent_words; k++)
+	{
+		const char *word = simhash_frequent_words[k].word;
+		uint64		hash = XXH3_64bits(word, strlen(word));
+		uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
+
+		while (frequent[i].ppm != 0)
+			i = (i + 1) & (FREQUENT_SLOTS - 1);
+		frequent[i].hash = hash;
+		frequent[i].ppm = simhash_frequent_words[k].ppm;
+	}
+	frequent_ready = true;
+}
+
+/* The share of the word of hash hash in the frequency list, or 0. */
+static int32
+FrequentShare(uint64 hash)
+{
+	uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
+
+	if (unlikely(!frequent_ready))
+		FrequentInit();
+	while (frequent[i].ppm != 0)
+	{
+		if (frequent[i].hash == hash)
+			return frequent[i].ppm;
+		i = (i + 1) & (FREQUENT_SLOTS - 1);
+	}
+	return 0;
+}
+
+/*
+ * Version 4's weight of a distinct word of hash hash, total weight weight
+ * (version 3's, before the cap) and count occurrences, before the cap: see
+ * SIMHASH_WEIGHT_SCALE in weights.h.  The arithmetic is IEEE double in this
+ * order (sqrt is exact to the last bit), so the reference implementation
+ * (test/golden/reference.c) gets the same integer.
+ */
+int64
+RobustWeight(uint64 hash, int64 weight, int64 count)
+{
+	double		x = (double) weight * sqrt((double) count) * SIMHASH_WEIGHT_SCALE;
+	int32		ppm = FrequentShare(hash);
+
+	if (ppm > SIMHASH_DAMP_PPM)
+		x = x * SIMHASH_DAMP_PPM / ppm;
+	return (int64) (x + 0.5);
+}
+
+/* Adds delta to ones[bit] for every bit set in hash. */
+static inline void
+AddToOnes(int64 *ones, uint64 hash, int64 delta)
+{
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		ones[bit] += delta & -(int64) ((hash >> bit) & 1);
+}
+
+/*
+ * CapTableApply for version 4's weighting (WeigherRobust), where ones and
+ * total are the per-bit sums of version 3's weights before the cap: scales
+ * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
+ * its RobustWeight, and caps.  Members whose weight stays the scaled one
+ * (a word seen once, not in the frequency list, under the cap) cost no
+ * per-bit work.  t is used up.
+ */
+void
+CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
+{
+	int64	   *robust = palloc(sizeof(int64) * Max(t->members, 1));
+	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
+	int64		cap;
+
+	Assert(t->nrun == 0);
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		ones[bit] *= SIMHASH_WEIGHT_SCALE;
+	for (int32 k = 0; k < t->members; k++)
+	{
+		CapEntry   *e = &t->entries[t->used[k]];
+
+		robust[k] = RobustWeight(e->hash, e->weight, e->count);
+		sum += robust[k] - e->weight * SIMHASH_WEIGHT_SCALE;
+	}
+	/* version 3's cap of the new total, its floor scaled */
+	cap = Max((9 * sum + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+	*total *= SIMHASH_WEIGHT_SCALE;
+	for (int32 k = 0; k < t->members; k++)
+	{
+		CapEntry   *e = &t->entries[t->used[k]];
+		int64		delta = Min(robust[k], cap) - e->weight * SIMHASH_WEIGHT_SCALE;
+		uint64		hash = e->hash;
+
+		*e = (CapEntry) {0, 0, 0};
+		if (delta == 0)
+			continue;
+		AddToOnes(ones, hash, delta);
+		*total += delta;
+	}
+	pfree(robust);
 	if (t->retained)
 		CapTableGiveBack(t);
 }
@@ -334,7 +461,7 @@ typedef struct FeatureEntry
  */
 void
 WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
-			int64 textbytes)
+			int version, int64 textbytes)
 {
 	Assert(w->table == NULL && w->pending == NULL);
 	w->weighting = weighting;
@@ -344,6 +471,8 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->runs = weighting == WEIGHTING_RUNS;
 	w->singlewords = singlewords;
 	w->fastruns = w->runs && !w->counting && singlewords;
+	w->robust = version >= 4 && singlewords &&
+		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
 	/* zeroed: every counter starts at zero; buffers only where used */
 	if (w->runs && !w->fastruns)
 	{
@@ -554,6 +683,28 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		}
 		pfree(sorted);
 	}
+	else if (w->robust)
+	{
+		/* version 4: see SIMHASH_WEIGHT_SCALE; weights reported unscaled */
+		int64	   *robust = palloc(sizeof(int64) * Max(n, 1));
+		int64		total = 0;
+		int64		cap;
+
+		for (int64 i = 0; i < n; i++)
+		{
+			int64		w = (int64) UncappedWeight(weighting, &stats[i]);
+
+			robust[i] = i < firstuncapped ?
+				RobustWeight(stats[i].hash, w, stats[i].count) :
+				w * SIMHASH_WEIGHT_SCALE;
+			total += robust[i];
+		}
+		cap = Max((9 * total + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+		for (int64 i = 0; i < n; i++)
+			stats[i].weight = (double) (i < firstuncapped ? Min(robust[i], cap) : robust[i]) /
+				SIMHASH_WEIGHT_SCALE;
+		pfree(robust);
+	}
 	else
 	{
 		int64		total = 0;
@@ -600,6 +751,12 @@ WeigherResult(Weigher *w, uint64 *result)
 		lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
 			SIMHASH_RUN_CAP * w->rc.capped.total + w->rc.weighted.total;
 		/* one of the two tables holds the totals; the other is unused */
+		if (w->robust)
+		{
+			CapTableApplyRobust(w->rc.cap.entries ? &w->rc.cap : &w->tf.cap,
+								w->weighting, lanes->ones, &lanes->total);
+			return LaneCounterResult(lanes, result);
+		}
 		cap = CapOf(w->weighting, lanes->total);
 		if (w->rc.cap.entries)
 			CapTableApply(&w->rc.cap, cap, lanes->ones, &lanes->total);
@@ -630,7 +787,15 @@ WeigherResult(Weigher *w, uint64 *result)
 		LaneCounterInit(&lanes);
 		for (int64 i = 0; i < n; i++)
 		{
-			LaneCounterAddWeighted(&lanes, stats[i].hash, (int64) stats[i].weight);
+			if (w->robust)
+			{
+				int64		g = (int64) (stats[i].weight * SIMHASH_WEIGHT_SCALE);
+
+				AddToOnes(lanes.ones, stats[i].hash, g);
+				lanes.total += g;
+			}
+			else
+				LaneCounterAddWeighted(&lanes, stats[i].hash, (int64) stats[i].weight);
 		}
 		ok = LaneCounterResult(&lanes, result);
 	}
