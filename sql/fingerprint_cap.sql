@@ -13,14 +13,14 @@ SELECT string_agg(format('The %s of the system is the %s part of the %s in the c
                          'w' || i, 'x' || (i % 17), 'y' || (i % 5)), E'\n') AS body
   FROM generate_series(1, 300) i;
 SELECT feature, occurrences, weight
-  FROM capdoc, simhash_features(body)
+  FROM capdoc, simhash_features(body, 'words', version => 3)
  WHERE weight <> 15 * occurrences ORDER BY feature;
-SELECT max(weight) AS largest_uncapped FROM capdoc, simhash_features(body) WHERE weight = 15 * occurrences;
+SELECT max(weight) AS largest_uncapped FROM capdoc, simhash_features(body, 'words', version => 3) WHERE weight = 15 * occurrences;
 
 -- Under tf, W = 4,500 occurrences and cap = 203.
 SELECT count(*) FILTER (WHERE weight < occurrences) AS capped, max(weight) AS largest,
        greatest(ceil(9 * sum(occurrences) / 200.0), 1) AS cap
-  FROM capdoc, simhash_features(body, 'words', 1, 'tf');
+  FROM capdoc, simhash_features(body, 'words', 1, 'tf', version => 3);
 
 -- simhash_features reports the capped weights, so the aggregate over its
 -- rows gives simhash(text) for every option set (words under runs and tf
@@ -56,12 +56,12 @@ SELECT f AS features, w AS weighting,
 -- under runs the cap is at least 64, so a word that occurs once is never
 -- capped, but "the" twice in a sentence of 40 words weighs 80 and is capped
 -- to 72 (W = 40 * 40 = 1,600).
-SELECT simhash(text 'the the the fox', 'words', 1, 'tf') = simhash(text 'the fox', 'words', 1, 'binary') AS tf_short_is_binary,
-       simhash(text 'the the the fox', 'words', 1, 'tf') =
+SELECT simhash(text 'the the the fox', 'words', 1, 'tf', version => 3) = simhash(text 'the fox', 'words', 1, 'binary', version => 3) AS tf_short_is_binary,
+       simhash(text 'the the the fox', 'words', 1, 'tf', version => 3) =
        (simhash(text 'the')::bigint & simhash(text 'fox')::bigint)::simhash AS tie_gives_0;
 SELECT feature, occurrences, weight
   FROM simhash_features((SELECT string_agg(CASE WHEN i IN (1, 20) THEN 'the' ELSE 'w' || i END, ' ')
-                           FROM generate_series(1, 40) i))
+                           FROM generate_series(1, 40) i), 'words', version => 3)
  WHERE occurrences > 1 OR feature = 'w2';
 
 -- The floor of the cap under runs ends at W = 1,422: z weighs 37 + 4 * 7 = 65
@@ -70,9 +70,9 @@ SELECT feature, occurrences, weight
 CREATE TEMP TABLE floordoc AS
 SELECT 'z ' || (SELECT string_agg('a' || i, ' ') FROM generate_series(1, 36) i) ||
        E'.\nz z z z b c d.\ne f.' AS body;
-SELECT (SELECT weight FROM simhash_features(body) WHERE feature = 'z') AS at_1422,
-       (SELECT weight FROM simhash_features(body || E'\ng.') WHERE feature = 'z') AS at_1423,
-       (SELECT sum(weight) FROM simhash_features(body) WHERE feature <> 'z') + 65 AS w_1422
+SELECT (SELECT weight FROM simhash_features(body, 'words', version => 3) WHERE feature = 'z') AS at_1422,
+       (SELECT weight FROM simhash_features(body || E'\ng.', 'words', version => 3) WHERE feature = 'z') AS at_1423,
+       (SELECT sum(weight) FROM simhash_features(body, 'words', version => 3) WHERE feature <> 'z') + 65 AS w_1422
   FROM floordoc;
 
 -- Bring your own features: weights are the caller's, never capped.
@@ -95,8 +95,8 @@ SELECT repeat('the ', 4000) || E'.\n' ||
        E'.\n' || repeat('and ', 4000) AS body
   FROM generate_series(1, 65536) i;
 SELECT w AS weighting, f.distinct_features, f.the_weight, f.and_weight,
-       simhash(body, 'words', 1, w) = f.agg AS agrees,
-       simhash(body, 'words', 1, w) <> f.agg_and_capped AS and_not_capped
+       simhash(body, 'words', 1, w, version => 3) = f.agg AS agrees,
+       simhash(body, 'words', 1, w, version => 3) <> f.agg_and_capped AS and_not_capped
   FROM manydoc, unnest(ARRAY['runs', 'tf']) w,
        LATERAL (SELECT count(*) AS distinct_features,
                        max(weight) FILTER (WHERE feature = 'the') AS the_weight,
@@ -104,7 +104,7 @@ SELECT w AS weighting, f.distinct_features, f.the_weight, f.and_weight,
                        simhash_agg(feature, weight) AS agg,
                        simhash_agg(feature, CASE feature WHEN 'and' THEN
                            CASE w WHEN 'runs' THEN 25990 ELSE 3310 END ELSE weight END) AS agg_and_capped
-                  FROM simhash_features(body, 'words', 1, w)) f
+                  FROM simhash_features(body, 'words', 1, w, version => 3)) f
  ORDER BY 1;
 
 -- The table of totals starts at a size guessed from the text's length and
@@ -124,9 +124,9 @@ SELECT string_agg('w' || i, CASE WHEN i % 40 = 0 THEN E'.\n' ELSE ' ' END) || E'
        repeat(repeat('and ', 63) || E'.\n', 100) AS body
   FROM generate_series(1, 3000) i;
 SELECT w AS weighting, f.distinct_features, f.the_weight, f.and_weight,
-       simhash(body, 'words', 1, w) = f.agg AS agrees,
-       simhash(body, 'words', 1, w) <> f.uncapped AS cap_matters,
-       simhash(left(body, 2000), 'words', 1, w) = f2.agg AS short_agrees
+       simhash(body, 'words', 1, w, version => 3) = f.agg AS agrees,
+       simhash(body, 'words', 1, w, version => 3) <> f.uncapped AS cap_matters,
+       simhash(left(body, 2000), 'words', 1, w, version => 3) = f2.agg AS short_agrees
   FROM growdoc, unnest(ARRAY['runs', 'tf']) w,
        LATERAL (SELECT count(*) AS distinct_features,
                        max(weight) FILTER (WHERE feature = 'the') AS the_weight,
@@ -135,9 +135,9 @@ SELECT w AS weighting, f.distinct_features, f.the_weight, f.and_weight,
                        simhash_agg(feature, CASE feature WHEN 'the' THEN
                            CASE w WHEN 'runs' THEN 200 * 63 * 63 ELSE 200 * 63 END
                            ELSE weight END) AS uncapped
-                  FROM simhash_features(body, 'words', 1, w)) f,
+                  FROM simhash_features(body, 'words', 1, w, version => 3)) f,
        LATERAL (SELECT simhash_agg(feature, weight) AS agg
-                  FROM simhash_features(left(body, 2000), 'words', 1, w)) f2
+                  FROM simhash_features(left(body, 2000), 'words', 1, w, version => 3)) f2
  ORDER BY 1;
 
 -- A capped word on both sides of the table's growth: 4 kB of text get a
@@ -154,15 +154,15 @@ SELECT repeat('the ', 63) || E'.\n' ||
        repeat('the ', 63) || E'.\n' AS body
   FROM generate_series(1, 700) i;
 SELECT w AS weighting, octet_length(body) AS bytes, f.distinct_features, f.the_weight,
-       simhash(body, 'words', 1, w) = f.agg AS agrees,
-       simhash(body, 'words', 1, w) <> f.the_twice AS the_once
+       simhash(body, 'words', 1, w, version => 3) = f.agg AS agrees,
+       simhash(body, 'words', 1, w, version => 3) <> f.the_twice AS the_once
   FROM growthe, unnest(ARRAY['runs', 'tf']) w,
        LATERAL (SELECT count(*) AS distinct_features,
                        max(weight) FILTER (WHERE feature = 'the') AS the_weight,
                        simhash_agg(feature, weight) AS agg,
                        simhash_agg(feature, CASE feature WHEN 'the' THEN 2 * weight
                                                 ELSE weight END) AS the_twice
-                  FROM simhash_features(body, 'words', 1, w)) f
+                  FROM simhash_features(body, 'words', 1, w, version => 3)) f
  ORDER BY 1;
 
 -- A call cancelled half-way (here by the statement timeout, nearly always
@@ -188,3 +188,31 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
        LATERAL (SELECT simhash_agg(feature, weight) AS agg
                   FROM simhash_features(body, 'words', 1, w)) f
  ORDER BY 1;
+
+-- Algorithm version 4 (the default) weighs each distinct single word
+-- round(16 w sqrt(occurrences) d) / 16 before the cap, w its version 3
+-- weight, d = 10000 / s for a word of the built-in frequency list whose
+-- share s (parts per million) exceeds 10,000 (src/fingerprint/weights.h),
+-- else 1.  In this short text nothing is capped: each word's weight follows
+-- from its version 3 weight (its run lengths), "the" (72,992), "and"
+-- (19,746), "of" (27,115) and "in" (16,572) damped.
+SELECT f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight AS v4_weight,
+       f4.weight = round(16 * f3.weight * sqrt(f4.occurrences) *
+                         coalesce(10000.0 / s.ppm, 1)) / 16 AS formula
+  FROM simhash_features(text 'The cat and the dog. The cat sat on the mat in the house of the cat.') f4
+  JOIN simhash_features(text 'The cat and the dog. The cat sat on the mat in the house of the cat.',
+                        'words', version => 3) f3 USING (feature)
+  LEFT JOIN (VALUES ('the', 72992), ('and', 19746), ('of', 27115), ('in', 16572)) s(word, ppm)
+         ON s.word = f4.feature
+ ORDER BY 1;
+-- The fast path (lanes corrected from the table of totals, which now also
+-- counts occurrences) agrees with the aggregate over simhash_features (all
+-- features in a table) under version 4 too, on the documents above: capped
+-- words, features past the first 65,536 (weighted 16 w), a table that grows.
+SELECT d.name, w AS weighting,
+       simhash(d.body, 'words', 1, w) = (SELECT simhash_agg(feature, weight)
+                                           FROM simhash_features(d.body, 'words', 1, w)) AS agrees
+  FROM (SELECT 'capdoc', body FROM capdoc UNION ALL SELECT 'manydoc', body FROM manydoc
+        UNION ALL SELECT 'growdoc', body FROM growdoc UNION ALL SELECT 'growthe', body FROM growthe) d(name, body),
+       unnest(ARRAY['runs', 'tf']) w
+ ORDER BY 1, 2;
