@@ -25,6 +25,15 @@
  * "the" or "的" weighs 6 to 8 % of a typical page, and that same lean on
  * every page brings unrelated pages of one template within a few bits.
  *
+ * Algorithm version 4 reweighs single words weighted runs or tf before the
+ * cap (RobustWeight; the formula is in weights.h at SIMHASH_WEIGHT_SCALE):
+ * √occurrences lifts a document's own repeated words, and the built-in
+ * frequency list (frequent_words.c) damps the words every text of the
+ * language shares, which on long documents pulled unrelated texts of one
+ * genre within a few bits (scripts/bench-quality.sh measures both).  The
+ * lanes count version 3's weights; CapTableApplyRobust corrects the sums
+ * from the table of totals, which counts each word's occurrences too.
+ *
  * The cap: the lanes count every occurrence as it comes, the table keeps
  * each feature's total, and at the end the weight above the cap of the few
  * features that exceed it is taken out of the per-bit sums again.  Integer
