@@ -8,10 +8,9 @@ SELECT f AS features, n, w AS weighting, simhash(text 'The quick brown fox jumps
   FROM unnest(ARRAY['words', 'shingles', 'chars']) f, unnest(ARRAY[0, 1, 2, 3]) n,
        unnest(ARRAY['runs', 'tf', 'binary', 'log']) w
  GROUP BY 1, 2, 3, 4 HAVING false;
--- All 10 differ: version 4 weighs "the", twice, round(16 * 2 * sqrt(2) *
--- 10000 / 72992) = 6 under tf and every other word 16 (the cap); under
--- version 3 words under tf equal binary here, as "the" is capped to 1 in a
--- text of 9 words (cap = max(ceil(9 * 9 / 200), 1)).
+-- 9 of 10: words under tf equal binary here, as "the" (twice) is capped
+-- to the weight of a word seen once in a text of 9 words (version 4: 16 of
+-- its 45 sixteenths; version 3: cap = max(ceil(9 * 9 / 200), 1)).
 SELECT count(DISTINCT simhash(text 'The quick brown fox jumps over the lazy dog', f, n, w)) AS distinct_fingerprints
   FROM unnest(ARRAY['words', 'chars']) f, unnest(ARRAY[1, 2, 3]) n, unnest(ARRAY['tf', 'binary']) w;
 SELECT simhash(body => text 'a b c', features => 'shingles') = simhash(text 'a b c', 'words', 2) AS shingles_default_2,

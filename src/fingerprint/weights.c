@@ -330,19 +330,25 @@ FrequentShare(uint64 hash)
 
 /*
  * Version 4's weight of a distinct word of hash hash, total weight weight
- * (version 3's, before the cap) and count occurrences, before the cap: see
- * SIMHASH_WEIGHT_SCALE in weights.h.  The arithmetic is IEEE double in this
- * order (sqrt is exact to the last bit), so the reference implementation
- * (test/golden/reference.c) gets the same integer.
+ * (version 3's, before the cap) and count occurrences in a document of
+ * words words, before the cap: see SIMHASH_WEIGHT_SCALE in weights.h.  The
+ * arithmetic is IEEE double in this order (sqrt is correctly rounded), so
+ * the reference implementation (test/golden/reference.c) gets the same
+ * integer.
  */
 int64
-RobustWeight(uint64 hash, int64 weight, int64 count)
+RobustWeight(uint64 hash, int64 weight, int64 count, int64 words)
 {
 	double		x = (double) weight * sqrt((double) count) * SIMHASH_WEIGHT_SCALE;
 	int32		ppm = FrequentShare(hash);
 
 	if (ppm > SIMHASH_DAMP_PPM)
-		x = x * SIMHASH_DAMP_PPM / ppm;
+	{
+		double		g = words >= SIMHASH_DAMP_WORDS ? 1.0 :
+			(double) words / SIMHASH_DAMP_WORDS;
+
+		x = x * (1.0 - g * (1.0 - (double) SIMHASH_DAMP_PPM / ppm));
+	}
 	return (int64) (x + 0.5);
 }
 
@@ -367,16 +373,19 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 {
 	int64	   *robust = palloc(sizeof(int64) * Max(t->members, 1));
 	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
+	int64		words = t->entries[t->mask + 1].count;	/* past the bound */
 	int64		cap;
 
 	Assert(t->nrun == 0);
 	for (int bit = 0; bit < SIMHASH_BITS; bit++)
 		ones[bit] *= SIMHASH_WEIGHT_SCALE;
 	for (int32 k = 0; k < t->members; k++)
+		words += t->entries[t->used[k]].count;
+	for (int32 k = 0; k < t->members; k++)
 	{
 		CapEntry   *e = &t->entries[t->used[k]];
 
-		robust[k] = RobustWeight(e->hash, e->weight, e->count);
+		robust[k] = RobustWeight(e->hash, e->weight, e->count, words);
 		sum += robust[k] - e->weight * SIMHASH_WEIGHT_SCALE;
 	}
 	/* version 3's cap of the new total, its floor scaled */
@@ -697,14 +706,17 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		/* version 4: see SIMHASH_WEIGHT_SCALE; weights reported unscaled */
 		int64	   *robust = palloc(sizeof(int64) * Max(n, 1));
 		int64		total = 0;
+		int64		words = 0;
 		int64		cap;
 
+		for (int64 i = 0; i < n; i++)
+			words += stats[i].count;
 		for (int64 i = 0; i < n; i++)
 		{
 			int64		w = (int64) UncappedWeight(weighting, &stats[i]);
 
 			robust[i] = i < firstuncapped ?
-				RobustWeight(stats[i].hash, w, stats[i].count) :
+				RobustWeight(stats[i].hash, w, stats[i].count, words) :
 				w * SIMHASH_WEIGHT_SCALE;
 			total += robust[i];
 		}

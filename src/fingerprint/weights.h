@@ -32,12 +32,17 @@
  * its run lengths, or its occurrences under tf) and d = 1, or for a word
  * of the built-in frequency list (frequent_words.c) whose share of the
  * language's words, s parts per million, exceeds SIMHASH_DAMP_PPM,
- * d = SIMHASH_DAMP_PPM / s.  Words past the first SIMHASH_CAP_FEATURES
- * weigh SIMHASH_WEIGHT_SCALE * w.  The cap is then that of version 3 on
- * these weights, its floor times SIMHASH_WEIGHT_SCALE.
+ *		d = 1 - g * (1 - SIMHASH_DAMP_PPM / s),
+ *		g = min(1, N / SIMHASH_DAMP_WORDS),
+ * N the number of words of the document (occurrences): a long document is
+ * damped fully (d = SIMHASH_DAMP_PPM / s), a short one less, as the pull of
+ * the words every text shares grows with the length.  Words past the first
+ * SIMHASH_CAP_FEATURES weigh SIMHASH_WEIGHT_SCALE * w.  The cap is then
+ * that of version 3 on these weights, its floor times SIMHASH_WEIGHT_SCALE.
  */
 #define SIMHASH_WEIGHT_SCALE 16
 #define SIMHASH_DAMP_PPM 10000
+#define SIMHASH_DAMP_WORDS 1000
 
 /* A word of the built-in frequency list: its share, parts per million. */
 typedef struct FrequentWord
@@ -50,7 +55,7 @@ typedef struct FrequentWord
 extern const FrequentWord simhash_frequent_words[];
 extern const int simhash_nfrequent_words;
 
-extern int64 RobustWeight(uint64 hash, int64 weight, int64 count);
+extern int64 RobustWeight(uint64 hash, int64 weight, int64 count, int64 words);
 
 /*
  * One distinct feature's total weight and occurrences; weight 0 marks an

@@ -24,8 +24,9 @@
  * weighted runs or tf: each distinct word of the first 65,536 weighs
  * round(16 * w * sqrt(occurrences) * d), w its version 3 weight, d = 1 or,
  * for a word of the frequency list below whose share s (parts per million)
- * exceeds 10,000, d = 10000 / s; the words after the first 65,536 weigh
- * 16 w; the cap is max(ceil(9 W / 200), 16 * floor) on these weights.
+ * exceeds 10,000, d = 1 - g * (1 - 10000 / s) with g = min(1, N / 1000),
+ * N the number of words of the document; the words after the first 65,536
+ * weigh 16 w; the cap is max(ceil(9 W / 200), 16 * floor) on these weights.
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
@@ -536,7 +537,11 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 				if (k >= CAP_FEATURES)
 					r = 16 * x->weight;
 				else if (ppm > 10000)
-					r = r * 10000 / ppm;
+				{
+					double		gw = nf >= 1000 ? 1.0 : (double) nf / 1000;
+
+					r = r * (1.0 - gw * (1.0 - (double) 10000 / ppm));
+				}
 				x->weight = (double) (long long) (r + 0.5);
 				t += (long long) x->weight;
 			}
