@@ -3,7 +3,7 @@
 # with the extension, statement by statement, stopping at the first error;
 # and where a statement's last line ends in a comment of one word that is a
 # value (it has a digit, is 16 hex digits, or t/f/true/false:
-# "SELECT ...;   -- 860c8692885a92e3"), that word must be its result.
+# "SELECT ...;   -- 8212868318d29267"), that word must be its result.
 #
 # Conventions (doc/testing.md, "The documentation's SQL"), as HTML comments
 # right before a block, invisible on a rendered page:
@@ -11,7 +11,7 @@
 #                           it may use \c to prepare other databases, and
 #                           \c :docdb to come back)
 #   <!-- continue -->       run in the previous block's database, after it
-#   <!-- params: v1, v2 --> values for $1, $2 (default: '860c8692885a92e3',
+#   <!-- params: v1, v2 --> values for $1, $2 (default: '8212868318d29267',
 #                           read as text or as a simhash, as the statement needs)
 #   <!-- expect: TEXT -->   the block's output contains TEXT (one per line
 #                           of a plan to check; as many as needed)
@@ -151,7 +151,7 @@ for my $file (@files)
 			{
 				my $n = List::Util::max($bare =~ /\$(\d)/g);
 				my $body = $s =~ s/;([ \t]*--[^\n]*)?\s*$//r;
-				my @values = map { $params[ $_ - 1 ] // q{'860c8692885a92e3'} } 1 .. $n;
+				my @values = map { $params[ $_ - 1 ] // q{'8212868318d29267'} } 1 .. $n;
 				$s = "PREPARE doc_stmt AS $body;\nEXECUTE doc_stmt(" . join(', ', @values)
 				  . ");\nDEALLOCATE doc_stmt;";
 			}

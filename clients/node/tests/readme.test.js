@@ -23,7 +23,7 @@ test('the example prints what its comments say', async () => {
     cwd: ROOT, env: { ...process.env, PGDATABASE: db.name }, encoding: 'utf8'
   })
   assert.deepStrictEqual(out.trim().split('\n'), [
-    '860c8692885a92e3',
+    '8212868318d29267',
     '[ { id: 1, distance: 0 } ]',
     'PostgreSQL is an object-relational database',
     'true true'

@@ -19,7 +19,7 @@ check('fingerprints come back as BigInt, arrays too', async () => {
   const { rows: [row] } = await db.client.query(
     "SELECT simhash($1) AS fp, ARRAY['ffffffffffffffff'::simhash, NULL] AS a, simhash($1) <-> 0::simhash AS d",
     [FOX])
-  assert.strictEqual(row.fp, 0x860c8692885a92e3n)
+  assert.strictEqual(row.fp, 0x8212868318d29267n)
   assert.deepStrictEqual(row.a, [18446744073709551615n, null])
   assert.strictEqual(row.d, simhash.distance(row.fp, 0n)) // an int4: a number
 })
@@ -27,7 +27,7 @@ check('fingerprints come back as BigInt, arrays too', async () => {
 check('untyped and text-cast string parameters fingerprint the text', async () => {
   const untyped = await db.client.query('SELECT simhash($1) AS fp', [FOX])
   const cast = await db.client.query('SELECT simhash($1::text) AS fp', [FOX])
-  assert.strictEqual(untyped.rows[0].fp, 0x860c8692885a92e3n)
+  assert.strictEqual(untyped.rows[0].fp, 0x8212868318d29267n)
   assert.strictEqual(cast.rows[0].fp, untyped.rows[0].fp)
 })
 
@@ -82,7 +82,7 @@ check('registerGlobal serves a pool', async () => {
   try {
     await simhash.registerGlobal(pool)
     const { rows: [row] } = await pool.query('SELECT simhash($1) AS fp', [FOX])
-    assert.strictEqual(row.fp, 0x860c8692885a92e3n)
+    assert.strictEqual(row.fp, 0x8212868318d29267n)
   } finally {
     await pool.end()
   }

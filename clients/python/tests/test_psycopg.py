@@ -45,9 +45,9 @@ class PsycopgTest(unittest.TestCase):
         self.assertEqual(self.one("SELECT simhash(%b)", [FOX]), expected)
 
     def test_dumps_simhash_both_formats(self):
-        q = Simhash("860c8692885a92e3")
+        q = Simhash("8212868318d29267")
         for placeholder in ("%t", "%b"):
-            self.assertEqual(self.one("SELECT %s::text" % placeholder, [q]), "860c8692885a92e3")
+            self.assertEqual(self.one("SELECT %s::text" % placeholder, [q]), "8212868318d29267")
             distance = self.one("SELECT 'ffffffffffffffff'::simhash <-> %s" % placeholder, [q])
             self.assertEqual(distance, 64 - bin(int(q)).count("1"))
             self.assertIs(type(distance), int)
@@ -76,7 +76,7 @@ class PsycopgTest(unittest.TestCase):
         self.assertIn("simhash('...'::text)", diag.message_hint)
         with psycopg.ClientCursor(self.conn) as cur:
             cur.execute("SELECT simhash(%s::text)", [FOX])
-            self.assertEqual(str(cur.fetchone()[0]), "860c8692885a92e3")
+            self.assertEqual(str(cur.fetchone()[0]), "8212868318d29267")
 
     def test_register_without_extension(self):
         with self.assertRaises(LookupError):

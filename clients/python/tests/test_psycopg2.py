@@ -41,12 +41,12 @@ class Psycopg2Test(unittest.TestCase):
 
     def test_text_cast_fingerprints(self):
         value = self.one("SELECT simhash(%s::text)", [FOX])
-        self.assertEqual(value, Simhash("860c8692885a92e3"))
+        self.assertEqual(value, Simhash("8212868318d29267"))
         self.assertIsInstance(value, Simhash)
 
     def test_simhash_parameter_is_typed(self):
-        q = Simhash("860c8692885a92e3")
-        self.assertEqual(self.cur.mogrify("%s", [q]), b"'860c8692885a92e3'::simhash")
+        q = Simhash("8212868318d29267")
+        self.assertEqual(self.cur.mogrify("%s", [q]), b"'8212868318d29267'::simhash")
         self.assertEqual(self.one("SELECT %s <-> %s", [q, Simhash(0)]), bin(int(q)).count("1"))
         self.assertEqual(self.one("SELECT ARRAY[%s, NULL::simhash]", [q]), [q, None])
 
