@@ -124,6 +124,7 @@ CapTableInit(CapTable *t, int64 textbytes)
 	t->members = 0;
 	t->limit = CapLimit(slots);
 	t->nrun = 0;
+	t->words = 0;
 	if (retained.owner == NULL)
 	{
 		if (retained.entries == NULL)
@@ -292,6 +293,18 @@ static struct
 } frequent[FREQUENT_SLOTS];
 static bool frequent_ready = false;
 
+/*
+ * A filter in front of the table: bit (hash >> 52) of frequent_filter is
+ * set for the hash of every listed word, so nearly every other word is
+ * turned away by one load.
+ */
+#define FREQUENT_FILTER_BITS 4096
+static uint64 frequent_filter[FREQUENT_FILTER_BITS / 64];
+
+/* sqrt(count) for the common small counts (the same doubles as sqrt()). */
+#define SQRT_TABLE 256
+static double sqrt_table[SQRT_TABLE];
+
 static void
 FrequentInit(void)
 {
@@ -307,18 +320,21 @@ FrequentInit(void)
 			i = (i + 1) & (FREQUENT_SLOTS - 1);
 		frequent[i].hash = hash;
 		frequent[i].ppm = simhash_frequent_words[k].ppm;
+		frequent_filter[(hash >> 52) / 64] |= UINT64CONST(1) << ((hash >> 52) % 64);
 	}
+	for (int c = 0; c < SQRT_TABLE; c++)
+		sqrt_table[c] = sqrt((double) c);
 	frequent_ready = true;
 }
 
 /* The share of the word of hash hash in the frequency list, or 0. */
-static int32
+static inline int32
 FrequentShare(uint64 hash)
 {
 	uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
 
-	if (unlikely(!frequent_ready))
-		FrequentInit();
+	if (!((frequent_filter[(hash >> 52) / 64] >> ((hash >> 52) % 64)) & 1))
+		return 0;
 	while (frequent[i].ppm != 0)
 	{
 		if (frequent[i].hash == hash)
@@ -336,12 +352,17 @@ FrequentShare(uint64 hash)
  * the reference implementation (test/golden/reference.c) gets the same
  * integer.
  */
-int64
+static inline int64
 RobustWeight(uint64 hash, int64 weight, int64 count, int64 words)
 {
-	double		x = (double) weight * sqrt((double) count) * SIMHASH_WEIGHT_SCALE;
+	double		x;
 	int32		ppm = FrequentShare(hash);
 
+	/* the common case, exactly: sqrt(1) = 1 and d = 1 */
+	if (count == 1 && ppm <= SIMHASH_DAMP_PPM)
+		return weight * SIMHASH_WEIGHT_SCALE;
+	x = (double) weight * (count < SQRT_TABLE ? sqrt_table[count] : sqrt((double) count)) *
+		SIMHASH_WEIGHT_SCALE;
 	if (ppm > SIMHASH_DAMP_PPM)
 	{
 		double		g = words >= SIMHASH_DAMP_WORDS ? 1.0 :
@@ -361,51 +382,100 @@ AddToOnes(int64 *ones, uint64 hash, int64 delta)
 }
 
 /*
+ * Adds delta (of any sign) for hash to the per-bit sums held as two
+ * counters of 16-bit lanes, pos and neg (WideLaneCounterAdd takes weights
+ * up to 65,535): a few SIMD operations instead of AddToOnes' 64 additions.
+ */
+static inline void
+AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 delta)
+{
+	WideLaneCounter *c = delta > 0 ? pos : neg;
+	int64		w = delta > 0 ? delta : -delta;
+
+	while (w > 0)
+	{
+		int64		step = Min(w, 65535);
+
+		WideLaneCounterAdd(c, hash, step);
+		w -= step;
+	}
+}
+
+/* A member of the table that may weigh differently under version 4. */
+typedef struct Reweighed
+{
+	uint64		hash;
+	int64		scaled;			/* SIMHASH_WEIGHT_SCALE * version 3's weight */
+	int64		robust;			/* RobustWeight */
+} Reweighed;
+
+/*
  * CapTableApply for version 4's weighting (WeigherRobust), where ones and
  * total are the per-bit sums of version 3's weights before the cap: scales
  * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
  * its RobustWeight, and caps.  Members whose weight stays the scaled one
  * (a word seen once, not in the frequency list, under the cap) cost no
- * per-bit work.  t is used up.
+ * per-bit work; the others add their difference through 16-bit lanes.  The
+ * document's word count comes from t->words.  t is used up.
  */
 void
 CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 {
-	int64	   *robust = palloc(sizeof(int64) * Max(t->members, 1));
+	Reweighed  *changed = palloc(sizeof(Reweighed) * Max(t->members, 1));
+	int32		nchanged = 0;
 	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
-	int64		words = t->entries[t->mask + 1].count;	/* past the bound */
 	int64		cap;
+	WideLaneCounter pos,
+				neg;
 
 	Assert(t->nrun == 0);
-	for (int bit = 0; bit < SIMHASH_BITS; bit++)
-		ones[bit] *= SIMHASH_WEIGHT_SCALE;
-	for (int32 k = 0; k < t->members; k++)
-		words += t->entries[t->used[k]].count;
-	for (int32 k = 0; k < t->members; k++)
-	{
-		CapEntry   *e = &t->entries[t->used[k]];
-
-		robust[k] = RobustWeight(e->hash, e->weight, e->count, words);
-		sum += robust[k] - e->weight * SIMHASH_WEIGHT_SCALE;
-	}
-	/* version 3's cap of the new total, its floor scaled */
-	cap = Max((9 * sum + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
-	*total *= SIMHASH_WEIGHT_SCALE;
+	if (unlikely(!frequent_ready))
+		FrequentInit();
+	/*
+	 * One pass over the members, clearing each entry once read: a word seen
+	 * once and not in the frequency list keeps its scaled weight, which is
+	 * never above the cap (its floor is the largest weight of one
+	 * occurrence, scaled), so only the others are kept for the second pass.
+	 */
 	for (int32 k = 0; k < t->members; k++)
 	{
 		CapEntry   *e = &t->entries[t->used[k]];
-		int64		delta = Min(robust[k], cap) - e->weight * SIMHASH_WEIGHT_SCALE;
-		uint64		hash = e->hash;
+		int64		scaled = e->weight * SIMHASH_WEIGHT_SCALE;
+		int64		robust = RobustWeight(e->hash, e->weight, e->count, t->words);
 
+		if (robust != scaled || e->count > 1)
+		{
+			changed[nchanged].hash = e->hash;
+			changed[nchanged].scaled = scaled;
+			changed[nchanged].robust = robust;
+			nchanged++;
+			sum += robust - scaled;
+		}
 		*e = (CapEntry) {0, 0, 0};
-		if (delta == 0)
-			continue;
-		AddToOnes(ones, hash, delta);
-		*total += delta;
 	}
-	pfree(robust);
 	if (t->retained)
 		CapTableGiveBack(t);
+
+	/* version 3's cap of the new total, its floor scaled */
+	cap = Max((9 * sum + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		ones[bit] *= SIMHASH_WEIGHT_SCALE;
+	*total *= SIMHASH_WEIGHT_SCALE;
+	memset(&pos, 0, sizeof(pos));
+	memset(&neg, 0, sizeof(neg));
+	for (int32 k = 0; k < nchanged; k++)
+	{
+		int64		delta = Min(changed[k].robust, cap) - changed[k].scaled;
+
+		if (delta != 0)
+			AddCorrection(&pos, &neg, changed[k].hash, delta);
+	}
+	WideLaneCounterFlush(&pos);
+	WideLaneCounterFlush(&neg);
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		ones[bit] += pos.ones[bit] - neg.ones[bit];
+	*total += pos.total - neg.total;
+	pfree(changed);
 }
 
 /* Adds the count words in run, each with weight w, and clears run. */
@@ -709,6 +779,8 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		int64		words = 0;
 		int64		cap;
 
+		if (unlikely(!frequent_ready))
+			FrequentInit();
 		for (int64 i = 0; i < n; i++)
 			words += stats[i].count;
 		for (int64 i = 0; i < n; i++)

@@ -55,7 +55,6 @@ typedef struct FrequentWord
 extern const FrequentWord simhash_frequent_words[];
 extern const int simhash_nfrequent_words;
 
-extern int64 RobustWeight(uint64 hash, int64 weight, int64 count, int64 words);
 
 /*
  * One distinct feature's total weight and occurrences; weight 0 marks an
@@ -93,6 +92,7 @@ typedef struct CapTable
 	int32		limit;			/* members that fit before CapTableAddFull */
 	bool		retained;		/* entries are the backend's retained table */
 	int32		nrun;			/* hashes in run */
+	int64		words;			/* occurrences added (members or not) */
 	uint64		run[SIMHASH_RUN_CAP];	/* hashes of the current run's words */
 	MemoryContextCallback release;	/* gives back the retained table */
 } CapTable;
@@ -151,6 +151,7 @@ CapTableAdd(CapTable *t, uint64 hash, int64 w)
 {
 	int32		members = t->members;
 
+	t->words++;
 	if (likely(members < t->limit))
 	{
 		CapTableAddRoom(t->entries, t->mask, t->used, &members, hash, w);
@@ -196,6 +197,7 @@ CapTableRunEnd(CapTable *t, int64 w)
 		for (int k = 0; k < n; k++)
 			CapTableAddRoom(entries, mask, used, &members, t->run[k], w);
 		t->members = members;
+		t->words += n;
 	}
 	else
 		for (int k = 0; k < n; k++)
