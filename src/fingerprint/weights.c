@@ -358,10 +358,12 @@ RobustWeight(uint64 hash, int64 weight, int64 count, int64 words)
 	double		x;
 	int32		ppm = FrequentShare(hash);
 
-	/* the common case, exactly: sqrt(1) = 1 and d = 1 */
-	if (count == 1 && ppm <= SIMHASH_DAMP_PPM)
-		return weight * SIMHASH_WEIGHT_SCALE;
-	x = (double) weight * (count < SQRT_TABLE ? sqrt_table[count] : sqrt((double) count)) *
+	/*
+	 * No branch on the count (a word seen once is as common as one seen
+	 * again, so such a branch would be mispredicted often): sqrt(1) = 1, and
+	 * 16 w is exact.
+	 */
+	x = (double) weight * (likely(count < SQRT_TABLE) ? sqrt_table[count] : sqrt((double) count)) *
 		SIMHASH_WEIGHT_SCALE;
 	if (ppm > SIMHASH_DAMP_PPM)
 	{
@@ -410,6 +412,24 @@ typedef struct Reweighed
 } Reweighed;
 
 /*
+ * The backend's buffer of Reweighed for the members of a retained table
+ * (allocated once, like the table); larger tables take one from the call's
+ * memory context.
+ */
+static Reweighed *retained_reweighed = NULL;
+
+static Reweighed *
+ReweighedBuffer(int32 members)
+{
+	if (members > CAP_TABLE_RETAINED / 2)
+		return palloc(sizeof(Reweighed) * members);
+	if (retained_reweighed == NULL)
+		retained_reweighed = MemoryContextAlloc(TopMemoryContext,
+												sizeof(Reweighed) * (CAP_TABLE_RETAINED / 2));
+	return retained_reweighed;
+}
+
+/*
  * CapTableApply for version 4's weighting (WeigherRobust), where ones and
  * total are the per-bit sums of version 3's weights before the cap: scales
  * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
@@ -421,7 +441,7 @@ typedef struct Reweighed
 void
 CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 {
-	Reweighed  *changed = palloc(sizeof(Reweighed) * Max(t->members, 1));
+	Reweighed  *changed = ReweighedBuffer(t->members);
 	int32		nchanged = 0;
 	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
 	int64		cap;
@@ -443,14 +463,12 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		int64		scaled = e->weight * SIMHASH_WEIGHT_SCALE;
 		int64		robust = RobustWeight(e->hash, e->weight, e->count, t->words);
 
-		if (robust != scaled || e->count > 1)
-		{
-			changed[nchanged].hash = e->hash;
-			changed[nchanged].scaled = scaled;
-			changed[nchanged].robust = robust;
-			nchanged++;
-			sum += robust - scaled;
-		}
+		/* written either way, kept if it counts (no branch) */
+		changed[nchanged].hash = e->hash;
+		changed[nchanged].scaled = scaled;
+		changed[nchanged].robust = robust;
+		nchanged += (robust != scaled) | (e->count > 1);
+		sum += robust - scaled;
 		*e = (CapEntry) {0, 0, 0};
 	}
 	if (t->retained)
@@ -475,7 +493,8 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	for (int bit = 0; bit < SIMHASH_BITS; bit++)
 		ones[bit] += pos.ones[bit] - neg.ones[bit];
 	*total += pos.total - neg.total;
-	pfree(changed);
+	if (changed != retained_reweighed)
+		pfree(changed);
 }
 
 /* Adds the count words in run, each with weight w, and clears run. */
