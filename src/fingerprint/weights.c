@@ -403,30 +403,87 @@ AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 del
 	}
 }
 
-/* A member of the table that may weigh differently under version 4. */
-typedef struct Reweighed
+/*
+ * The corrections of CapTableApplyRobust with AVX-512 (chosen at run time
+ * when the CPU has AVX-512F; the sums are exact integers either way, so the
+ * fingerprint does not depend on the choice): each changed word adds its
+ * difference to 64 counters of 32 bits under a mask of its hash's bits, 4
+ * masked additions, flushed to ones before any counter could overflow.
+ * Building with -DSIMHASH_NO_AVX512_CORRECTIONS leaves it out (to test the
+ * other path on such a CPU).
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SIMHASH_NO_AVX512_CORRECTIONS)
+#define HAVE_CORRECTIONS_AVX512 1
+#include <immintrin.h>
+
+static int	cpu_has_avx512f = -1;
+
+__attribute__((target("avx512f")))
+static void
+CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 {
-	uint64		hash;
-	int64		scaled;			/* SIMHASH_WEIGHT_SCALE * version 3's weight */
-	int64		robust;			/* RobustWeight */
-} Reweighed;
+	__m512i		acc0 = _mm512_setzero_si512(),
+				acc1 = _mm512_setzero_si512(),
+				acc2 = _mm512_setzero_si512(),
+				acc3 = _mm512_setzero_si512();
+	int64		pending = 0;	/* sum of the |delta| in the counters */
+	int32		lanes[64];
+
+	for (int32 k = 0; k <= n; k++)
+	{
+		int64		d = k < n ? delta[k] : 0;
+		int64		a = d < 0 ? -d : d;
+
+		if (k == n || pending + a > PG_INT32_MAX)
+		{
+			_mm512_storeu_si512(lanes, acc0);
+			_mm512_storeu_si512(lanes + 16, acc1);
+			_mm512_storeu_si512(lanes + 32, acc2);
+			_mm512_storeu_si512(lanes + 48, acc3);
+			for (int bit = 0; bit < SIMHASH_BITS; bit++)
+				ones[bit] += lanes[bit];
+			acc0 = acc1 = acc2 = acc3 = _mm512_setzero_si512();
+			pending = 0;
+			if (k == n)
+				break;
+		}
+		if (a > PG_INT32_MAX)
+		{
+			AddToOnes(ones, hash[k], d);
+			continue;
+		}
+		{
+			__m512i		v = _mm512_set1_epi32((int32) d);
+			uint64		h = hash[k];
+
+			acc0 = _mm512_mask_add_epi32(acc0, (__mmask16) h, acc0, v);
+			acc1 = _mm512_mask_add_epi32(acc1, (__mmask16) (h >> 16), acc1, v);
+			acc2 = _mm512_mask_add_epi32(acc2, (__mmask16) (h >> 32), acc2, v);
+			acc3 = _mm512_mask_add_epi32(acc3, (__mmask16) (h >> 48), acc3, v);
+			pending += a;
+		}
+	}
+}
+#endif
 
 /*
- * The backend's buffer of Reweighed for the members of a retained table
- * (allocated once, like the table); larger tables take one from the call's
+ * The backend's buffer for CapTableApplyRobust's members whose weight may
+ * change, for the members of a table up to the retained size (allocated
+ * once, like the table): their hashes, then their scaled version 3
+ * weights, then their differences; larger tables take one from the call's
  * memory context.
  */
-static Reweighed *retained_reweighed = NULL;
+static uint64 *retained_changed = NULL;
 
-static Reweighed *
-ReweighedBuffer(int32 members)
+static uint64 *
+ChangedBuffer(int32 members)
 {
 	if (members > CAP_TABLE_RETAINED / 2)
-		return palloc(sizeof(Reweighed) * members);
-	if (retained_reweighed == NULL)
-		retained_reweighed = MemoryContextAlloc(TopMemoryContext,
-												sizeof(Reweighed) * (CAP_TABLE_RETAINED / 2));
-	return retained_reweighed;
+		return palloc(sizeof(uint64) * 3 * members);
+	if (retained_changed == NULL)
+		retained_changed = MemoryContextAlloc(TopMemoryContext,
+											  sizeof(uint64) * 3 * (CAP_TABLE_RETAINED / 2));
+	return retained_changed;
 }
 
 /*
@@ -435,18 +492,21 @@ ReweighedBuffer(int32 members)
  * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
  * its RobustWeight, and caps.  Members whose weight stays the scaled one
  * (a word seen once, not in the frequency list, under the cap) cost no
- * per-bit work; the others add their difference through 16-bit lanes.  The
- * document's word count comes from t->words.  t is used up.
+ * per-bit work; the others add their difference through AVX-512 masked
+ * additions or 16-bit lanes.  The document's word count comes from
+ * t->words.  t is used up.
  */
 void
 CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 {
-	Reweighed  *changed = ReweighedBuffer(t->members);
-	int32		nchanged = 0;
+	int32		members = t->members;
+	uint64	   *buffer = ChangedBuffer(members);
+	uint64	   *hashes = buffer;
+	int64	   *scaled = (int64 *) buffer + members;
+	int64	   *delta = (int64 *) buffer + 2 * members;
+	int32		n = 0;
 	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
 	int64		cap;
-	WideLaneCounter pos,
-				neg;
 
 	Assert(t->nrun == 0);
 	if (unlikely(!frequent_ready))
@@ -455,20 +515,21 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	 * One pass over the members, clearing each entry once read: a word seen
 	 * once and not in the frequency list keeps its scaled weight, which is
 	 * never above the cap (its floor is the largest weight of one
-	 * occurrence, scaled), so only the others are kept for the second pass.
+	 * occurrence, scaled), so only the others are kept (delta holds their
+	 * new weight until the cap is known).  No branch: a word seen once is as
+	 * common as one seen again.
 	 */
-	for (int32 k = 0; k < t->members; k++)
+	for (int32 k = 0; k < members; k++)
 	{
 		CapEntry   *e = &t->entries[t->used[k]];
-		int64		scaled = e->weight * SIMHASH_WEIGHT_SCALE;
+		int64		s = e->weight * SIMHASH_WEIGHT_SCALE;
 		int64		robust = RobustWeight(e->hash, e->weight, e->count, t->words);
 
-		/* written either way, kept if it counts (no branch) */
-		changed[nchanged].hash = e->hash;
-		changed[nchanged].scaled = scaled;
-		changed[nchanged].robust = robust;
-		nchanged += (robust != scaled) | (e->count > 1);
-		sum += robust - scaled;
+		hashes[n] = e->hash;
+		scaled[n] = s;
+		delta[n] = robust;
+		n += (robust != s) | (e->count > 1);
+		sum += robust - s;
 		*e = (CapEntry) {0, 0, 0};
 	}
 	if (t->retained)
@@ -479,22 +540,34 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	for (int bit = 0; bit < SIMHASH_BITS; bit++)
 		ones[bit] *= SIMHASH_WEIGHT_SCALE;
 	*total *= SIMHASH_WEIGHT_SCALE;
-	memset(&pos, 0, sizeof(pos));
-	memset(&neg, 0, sizeof(neg));
-	for (int32 k = 0; k < nchanged; k++)
+	for (int32 k = 0; k < n; k++)
 	{
-		int64		delta = Min(changed[k].robust, cap) - changed[k].scaled;
-
-		if (delta != 0)
-			AddCorrection(&pos, &neg, changed[k].hash, delta);
+		delta[k] = Min(delta[k], cap) - scaled[k];
+		*total += delta[k];
 	}
-	WideLaneCounterFlush(&pos);
-	WideLaneCounterFlush(&neg);
-	for (int bit = 0; bit < SIMHASH_BITS; bit++)
-		ones[bit] += pos.ones[bit] - neg.ones[bit];
-	*total += pos.total - neg.total;
-	if (changed != retained_reweighed)
-		pfree(changed);
+#ifdef HAVE_CORRECTIONS_AVX512
+	if (unlikely(cpu_has_avx512f < 0))
+		cpu_has_avx512f = __builtin_cpu_supports("avx512f") ? 1 : 0;
+	if (cpu_has_avx512f)
+		CorrectionsAvx512(hashes, delta, n, ones);
+	else
+#endif
+	{
+		WideLaneCounter pos,
+					neg;
+
+		memset(&pos, 0, sizeof(pos));
+		memset(&neg, 0, sizeof(neg));
+		for (int32 k = 0; k < n; k++)
+			if (delta[k] != 0)
+				AddCorrection(&pos, &neg, hashes[k], delta[k]);
+		WideLaneCounterFlush(&pos);
+		WideLaneCounterFlush(&neg);
+		for (int bit = 0; bit < SIMHASH_BITS; bit++)
+			ones[bit] += pos.ones[bit] - neg.ones[bit];
+	}
+	if (buffer != retained_changed)
+		pfree(buffer);
 }
 
 /* Adds the count words in run, each with weight w, and clears run. */
