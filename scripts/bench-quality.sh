@@ -9,8 +9,7 @@
 # unrelated long documents (manual pages of 8,000 characters or more and the
 # Debian Reference's chapters; word 5-shingle Jaccard < 0.1) land within 3
 # bits, per million pairs, and how many such pairs are both 30,000
-# characters or longer.  Also an experiment for the next version's weighting
-# (v4-damped, see CONFIGS).  Speed against md5 in the same run:
+# characters or longer.  Speed against md5 in the same run:
 # scripts/bench-speed.sh.
 #
 # Usage: sudo scripts/bench-quality.sh [ARTICLES_PER_SET_AND_LANGUAGE] [LONG_MAN_PAGES]
@@ -36,15 +35,13 @@ python3 "$REPO_ROOT/bench/frequent_words.py" > "$WORK/q/frequent.tsv"
 chown "$RUN_USER" "$WORK/q/frequent.tsv"
 
 # Algorithm versions compared: name and the simhash() call on column body.
-# v4-damped is an experiment computed in SQL, not an algorithm version: the
-# weights of simhash_features(body) (version 4) multiplied by
-# min(1, sqrt(0.003 / share)) for the 400 most frequent words of each
-# language (bench/frequent_words.py, from the tuning set's text only) and
-# by sqrt(occurrences), fingerprinted with simhash(text[], float8[]).
+# Version 4 (the default) has the weighting of src/fingerprint/weights.c
+# (sqrt of the occurrences, the built-in frequency list damped); v3 has the
+# weights of 0.1.0.  frequent (bench/frequent_words.py, the tuning set's text
+# only) is loaded for experiments in SQL over simhash_features(body).
 CONFIGS="
 v3|simhash(body, 'words', version => 3)
 v4|simhash(body)
-v4-damped|(SELECT simhash(array_agg(f.feature), array_agg(f.weight * sqrt(f.occurrences) * coalesce(least(1, sqrt(0.003 / w.share)), 1))) FROM simhash_features(body, 'words') f LEFT JOIN frequent w ON w.word = f.feature)
 "
 fill=""
 while IFS='|' read -r name call; do
@@ -123,7 +120,7 @@ awk '{print $2, $3, $1, $4, $5}' "$WORK/q/close.txt" \
         $6 < 0.1 { n[$3 " " $4]++; if ($5 == "t") big[$3 " " $4]++ }
         END {
             printf "%-10s %-4s %12s %10s %14s %12s\n", "config", "lang", "pairs", "unrelated", "per million", ">= 30k both"
-            nc = split("v3 v4 v4-damped", cs, " ")
+            nc = split("v3 v4", cs, " ")
             for (i = 1; i <= nc; i++) for (l in pairs) {
                 k = cs[i] " " l
                 printf "%-10s %-4s %12d %10d %14.1f %12d\n", cs[i], l, pairs[l], n[k], 1e6 * n[k] / pairs[l], big[k]

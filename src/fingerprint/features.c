@@ -69,7 +69,7 @@ FeatureExtractorCreate(const FingerprintOptions *opts, bool introspect,
 	 * 6 or more like English words: size the tables for that.
 	 */
 	WeigherInit(&fx->w, opts->weighting, introspect,
-				opts->kind != FEATURES_CHARS && opts->n == 1,
+				opts->kind != FEATURES_CHARS && opts->n == 1, opts->version,
 				opts->version >= 4 ? 2 * textbytes : textbytes);
 	fx->rc = WeigherRunCounter(&fx->w);
 	if (opts->kind != FEATURES_CHARS && opts->n > 1)

@@ -25,6 +25,15 @@
  * "the" or "的" weighs 6 to 8 % of a typical page, and that same lean on
  * every page brings unrelated pages of one template within a few bits.
  *
+ * Algorithm version 4 reweighs single words weighted runs or tf before the
+ * cap (RobustWeight; the formula is in weights.h at SIMHASH_WEIGHT_SCALE):
+ * √occurrences lifts a document's own repeated words, and the built-in
+ * frequency list (frequent_words.c) damps the words every text of the
+ * language shares, which on long documents pulled unrelated texts of one
+ * genre within a few bits (scripts/bench-quality.sh measures both).  The
+ * lanes count version 3's weights; CapTableApplyRobust corrects the sums
+ * from the table of totals, which counts each word's occurrences too.
+ *
  * The cap: the lanes count every occurrence as it comes, the table keeps
  * each feature's total, and at the end the weight above the cap of the few
  * features that exceed it is taken out of the per-bit sums again.  Integer
@@ -35,6 +44,9 @@
 #include <math.h>
 
 #include "utils/memutils.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 /*
  * Slots of the backend's retained CapTable: documents of up to about
@@ -66,7 +78,7 @@ static void
 CapTableGiveBack(CapTable *t)
 {
 	Assert(t->retained && retained.owner == t);
-	t->entries[t->mask + 1] = (CapEntry) {0, 0};
+	t->entries[t->mask + 1] = (CapEntry) {0, 0, 0};
 	t->retained = false;
 	t->entries = NULL;
 	t->used = NULL;
@@ -78,7 +90,7 @@ static void
 CapTableRelease(CapTable *t)
 {
 	for (int32 k = 0; k < t->members; k++)
-		t->entries[t->used[k]] = (CapEntry) {0, 0};
+		t->entries[t->used[k]] = (CapEntry) {0, 0, 0};
 	CapTableGiveBack(t);
 }
 
@@ -112,6 +124,7 @@ CapTableInit(CapTable *t, int64 textbytes)
 	t->members = 0;
 	t->limit = CapLimit(slots);
 	t->nrun = 0;
+	t->words = 0;
 	if (retained.owner == NULL)
 	{
 		if (retained.entries == NULL)
@@ -156,7 +169,7 @@ CapTableGrow(CapTable *t)
 	if (t->retained && slots <= CAP_TABLE_RETAINED)
 	{
 		for (int32 k = 0; k < t->members; k++)
-			t->entries[t->used[k]] = (CapEntry) {0, 0};
+			t->entries[t->used[k]] = (CapEntry) {0, 0, 0};
 	}
 	else
 	{
@@ -201,6 +214,7 @@ CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 		if (t->entries[slot].hash == hash)
 		{
 			t->entries[slot].weight += w;
+			t->entries[slot].count++;
 			return;
 		}
 		slot = (slot + 1) & t->mask;
@@ -208,6 +222,7 @@ CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 	if (t->members >= SIMHASH_CAP_FEATURES)
 	{
 		t->entries[t->mask + 1].weight += w;
+		t->entries[t->mask + 1].count++;
 		return;
 	}
 	CapTableGrow(t);
@@ -216,6 +231,7 @@ CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 		slot = (slot + 1) & t->mask;
 	t->entries[slot].hash = hash;
 	t->entries[slot].weight = w;
+	t->entries[slot].count = 1;
 	t->used[t->members++] = slot;
 }
 
@@ -251,7 +267,7 @@ CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
 		uint64		hash = e->hash;
 		int64		excess = e->weight - cap;
 
-		*e = (CapEntry) {0, 0};
+		*e = (CapEntry) {0, 0, 0};
 		if (excess <= 0)
 			continue;
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
@@ -261,6 +277,297 @@ CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
 	}
 	if (t->retained)
 		CapTableGiveBack(t);
+}
+
+/*
+ * The built-in frequency list (frequent_words.c) by hash: an open-addressing
+ * table built on first use, of FREQUENT_SLOTS slots (more than twice the
+ * words); ppm 0 marks an empty slot.
+ */
+#define FREQUENT_SLOTS 256
+
+static struct
+{
+	uint64		hash;
+	int32		ppm;
+} frequent[FREQUENT_SLOTS];
+static bool frequent_ready = false;
+
+/*
+ * A filter in front of the table: bit (hash >> 52) of frequent_filter is
+ * set for the hash of every listed word, so nearly every other word is
+ * turned away by one load.
+ */
+#define FREQUENT_FILTER_BITS 4096
+static uint64 frequent_filter[FREQUENT_FILTER_BITS / 64];
+
+/* sqrt(count) for the common small counts (the same doubles as sqrt()). */
+#define SQRT_TABLE 256
+static double sqrt_table[SQRT_TABLE];
+
+static void
+FrequentInit(void)
+{
+	StaticAssertStmt(FREQUENT_SLOTS >= 2 * 64, "frequency table too small");
+	Assert(simhash_nfrequent_words <= FREQUENT_SLOTS / 2);
+	for (int k = 0; k < simhash_nfrequent_words; k++)
+	{
+		const char *word = simhash_frequent_words[k].word;
+		uint64		hash = XXH3_64bits(word, strlen(word));
+		uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
+
+		while (frequent[i].ppm != 0)
+			i = (i + 1) & (FREQUENT_SLOTS - 1);
+		frequent[i].hash = hash;
+		frequent[i].ppm = simhash_frequent_words[k].ppm;
+		frequent_filter[(hash >> 52) / 64] |= UINT64CONST(1) << ((hash >> 52) % 64);
+	}
+	for (int c = 0; c < SQRT_TABLE; c++)
+		sqrt_table[c] = sqrt((double) c);
+	frequent_ready = true;
+}
+
+/* The share of the word of hash hash in the frequency list, or 0. */
+static inline int32
+FrequentShare(uint64 hash)
+{
+	uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
+
+	if (!((frequent_filter[(hash >> 52) / 64] >> ((hash >> 52) % 64)) & 1))
+		return 0;
+	while (frequent[i].ppm != 0)
+	{
+		if (frequent[i].hash == hash)
+			return frequent[i].ppm;
+		i = (i + 1) & (FREQUENT_SLOTS - 1);
+	}
+	return 0;
+}
+
+/*
+ * Version 4's weight of a distinct word of hash hash, total weight weight
+ * (version 3's, before the cap) and count occurrences in a document of
+ * words words, before the cap: see SIMHASH_WEIGHT_SCALE in weights.h.  The
+ * arithmetic is IEEE double in this order (sqrt is correctly rounded), so
+ * the reference implementation (test/golden/reference.c) gets the same
+ * integer.
+ */
+static inline int64
+RobustWeight(uint64 hash, int64 weight, int64 count, int64 words)
+{
+	double		x;
+	int32		ppm = FrequentShare(hash);
+
+	/*
+	 * No branch on the count (a word seen once is as common as one seen
+	 * again, so such a branch would be mispredicted often): sqrt(1) = 1, and
+	 * 16 w is exact.
+	 */
+	x = (double) weight * (likely(count < SQRT_TABLE) ? sqrt_table[count] : sqrt((double) count)) *
+		SIMHASH_WEIGHT_SCALE;
+	if (ppm > SIMHASH_DAMP_PPM)
+	{
+		double		g = words >= SIMHASH_DAMP_WORDS ? 1.0 :
+			(double) words / SIMHASH_DAMP_WORDS;
+
+		x = x * (1.0 - g * (1.0 - (double) SIMHASH_DAMP_PPM / ppm));
+	}
+	return (int64) (x + 0.5);
+}
+
+/* Adds delta to ones[bit] for every bit set in hash. */
+static inline void
+AddToOnes(int64 *ones, uint64 hash, int64 delta)
+{
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		ones[bit] += delta & -(int64) ((hash >> bit) & 1);
+}
+
+/*
+ * Adds delta (of any sign) for hash to the per-bit sums held as two
+ * counters of 16-bit lanes, pos and neg (WideLaneCounterAdd takes weights
+ * up to 65,535): a few SIMD operations instead of AddToOnes' 64 additions.
+ */
+static inline void
+AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 delta)
+{
+	WideLaneCounter *c = delta > 0 ? pos : neg;
+	int64		w = delta > 0 ? delta : -delta;
+
+	while (w > 0)
+	{
+		int64		step = Min(w, 65535);
+
+		WideLaneCounterAdd(c, hash, step);
+		w -= step;
+	}
+}
+
+/*
+ * The corrections of CapTableApplyRobust with AVX-512 (chosen at run time
+ * when the CPU has AVX-512F; the sums are exact integers either way, so the
+ * fingerprint does not depend on the choice): each changed word adds its
+ * difference to 64 counters of 32 bits under a mask of its hash's bits, 4
+ * masked additions, flushed to ones before any counter could overflow.
+ * Building with -DSIMHASH_NO_AVX512_CORRECTIONS leaves it out (to test the
+ * other path on such a CPU).
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SIMHASH_NO_AVX512_CORRECTIONS)
+#define HAVE_CORRECTIONS_AVX512 1
+#include <immintrin.h>
+
+static int	cpu_has_avx512f = -1;
+
+__attribute__((target("avx512f")))
+static void
+CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
+{
+	__m512i		acc0 = _mm512_setzero_si512(),
+				acc1 = _mm512_setzero_si512(),
+				acc2 = _mm512_setzero_si512(),
+				acc3 = _mm512_setzero_si512();
+	int64		pending = 0;	/* sum of the |delta| in the counters */
+	int32		lanes[64];
+
+	for (int32 k = 0; k <= n; k++)
+	{
+		int64		d = k < n ? delta[k] : 0;
+		int64		a = d < 0 ? -d : d;
+
+		if (k == n || pending + a > PG_INT32_MAX)
+		{
+			_mm512_storeu_si512(lanes, acc0);
+			_mm512_storeu_si512(lanes + 16, acc1);
+			_mm512_storeu_si512(lanes + 32, acc2);
+			_mm512_storeu_si512(lanes + 48, acc3);
+			for (int bit = 0; bit < SIMHASH_BITS; bit++)
+				ones[bit] += lanes[bit];
+			acc0 = acc1 = acc2 = acc3 = _mm512_setzero_si512();
+			pending = 0;
+			if (k == n)
+				break;
+		}
+		if (a > PG_INT32_MAX)
+		{
+			AddToOnes(ones, hash[k], d);
+			continue;
+		}
+		{
+			__m512i		v = _mm512_set1_epi32((int32) d);
+			uint64		h = hash[k];
+
+			acc0 = _mm512_mask_add_epi32(acc0, (__mmask16) h, acc0, v);
+			acc1 = _mm512_mask_add_epi32(acc1, (__mmask16) (h >> 16), acc1, v);
+			acc2 = _mm512_mask_add_epi32(acc2, (__mmask16) (h >> 32), acc2, v);
+			acc3 = _mm512_mask_add_epi32(acc3, (__mmask16) (h >> 48), acc3, v);
+			pending += a;
+		}
+	}
+}
+#endif
+
+/*
+ * The backend's buffer for CapTableApplyRobust's members whose weight may
+ * change, for the members of a table up to the retained size (allocated
+ * once, like the table): their hashes, then their scaled version 3
+ * weights, then their differences; larger tables take one from the call's
+ * memory context.
+ */
+static uint64 *retained_changed = NULL;
+
+static uint64 *
+ChangedBuffer(int32 members)
+{
+	if (members > CAP_TABLE_RETAINED / 2)
+		return palloc(sizeof(uint64) * 3 * members);
+	if (retained_changed == NULL)
+		retained_changed = MemoryContextAlloc(TopMemoryContext,
+											  sizeof(uint64) * 3 * (CAP_TABLE_RETAINED / 2));
+	return retained_changed;
+}
+
+/*
+ * CapTableApply for version 4's weighting (WeigherRobust), where ones and
+ * total are the per-bit sums of version 3's weights before the cap: scales
+ * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
+ * its RobustWeight, and caps.  Members whose weight stays the scaled one
+ * (a word seen once, not in the frequency list, under the cap) cost no
+ * per-bit work; the others add their difference through AVX-512 masked
+ * additions or 16-bit lanes.  The document's word count comes from
+ * t->words.  t is used up.
+ */
+void
+CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
+{
+	int32		members = t->members;
+	uint64	   *buffer = ChangedBuffer(members);
+	uint64	   *hashes = buffer;
+	int64	   *scaled = (int64 *) buffer + members;
+	int64	   *delta = (int64 *) buffer + 2 * members;
+	int32		n = 0;
+	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
+	int64		cap;
+
+	Assert(t->nrun == 0);
+	if (unlikely(!frequent_ready))
+		FrequentInit();
+	/*
+	 * One pass over the members, clearing each entry once read: a word seen
+	 * once and not in the frequency list keeps its scaled weight, which is
+	 * never above the cap (its floor is the largest weight of one
+	 * occurrence, scaled), so only the others are kept (delta holds their
+	 * new weight until the cap is known).  No branch: a word seen once is as
+	 * common as one seen again.
+	 */
+	for (int32 k = 0; k < members; k++)
+	{
+		CapEntry   *e = &t->entries[t->used[k]];
+		int64		s = e->weight * SIMHASH_WEIGHT_SCALE;
+		int64		robust = RobustWeight(e->hash, e->weight, e->count, t->words);
+
+		hashes[n] = e->hash;
+		scaled[n] = s;
+		delta[n] = robust;
+		n += (robust != s) | (e->count > 1);
+		sum += robust - s;
+		*e = (CapEntry) {0, 0, 0};
+	}
+	if (t->retained)
+		CapTableGiveBack(t);
+
+	/* version 3's cap of the new total, its floor scaled */
+	cap = Max((9 * sum + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+	for (int bit = 0; bit < SIMHASH_BITS; bit++)
+		ones[bit] *= SIMHASH_WEIGHT_SCALE;
+	*total *= SIMHASH_WEIGHT_SCALE;
+	for (int32 k = 0; k < n; k++)
+	{
+		delta[k] = Min(delta[k], cap) - scaled[k];
+		*total += delta[k];
+	}
+#ifdef HAVE_CORRECTIONS_AVX512
+	if (unlikely(cpu_has_avx512f < 0))
+		cpu_has_avx512f = __builtin_cpu_supports("avx512f") ? 1 : 0;
+	if (cpu_has_avx512f)
+		CorrectionsAvx512(hashes, delta, n, ones);
+	else
+#endif
+	{
+		WideLaneCounter pos,
+					neg;
+
+		memset(&pos, 0, sizeof(pos));
+		memset(&neg, 0, sizeof(neg));
+		for (int32 k = 0; k < n; k++)
+			if (delta[k] != 0)
+				AddCorrection(&pos, &neg, hashes[k], delta[k]);
+		WideLaneCounterFlush(&pos);
+		WideLaneCounterFlush(&neg);
+		for (int bit = 0; bit < SIMHASH_BITS; bit++)
+			ones[bit] += pos.ones[bit] - neg.ones[bit];
+	}
+	if (buffer != retained_changed)
+		pfree(buffer);
 }
 
 /* Adds the count words in run, each with weight w, and clears run. */
@@ -334,7 +641,7 @@ typedef struct FeatureEntry
  */
 void
 WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
-			int64 textbytes)
+			int version, int64 textbytes)
 {
 	Assert(w->table == NULL && w->pending == NULL);
 	w->weighting = weighting;
@@ -344,6 +651,8 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->runs = weighting == WEIGHTING_RUNS;
 	w->singlewords = singlewords;
 	w->fastruns = w->runs && !w->counting && singlewords;
+	w->robust = version >= 4 && singlewords &&
+		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
 	/* zeroed: every counter starts at zero; buffers only where used */
 	if (w->runs && !w->fastruns)
 	{
@@ -554,6 +863,33 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		}
 		pfree(sorted);
 	}
+	else if (w->robust)
+	{
+		/* version 4: see SIMHASH_WEIGHT_SCALE; weights reported unscaled */
+		int64	   *robust = palloc(sizeof(int64) * Max(n, 1));
+		int64		total = 0;
+		int64		words = 0;
+		int64		cap;
+
+		if (unlikely(!frequent_ready))
+			FrequentInit();
+		for (int64 i = 0; i < n; i++)
+			words += stats[i].count;
+		for (int64 i = 0; i < n; i++)
+		{
+			int64		w = (int64) UncappedWeight(weighting, &stats[i]);
+
+			robust[i] = i < firstuncapped ?
+				RobustWeight(stats[i].hash, w, stats[i].count, words) :
+				w * SIMHASH_WEIGHT_SCALE;
+			total += robust[i];
+		}
+		cap = Max((9 * total + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+		for (int64 i = 0; i < n; i++)
+			stats[i].weight = (double) (i < firstuncapped ? Min(robust[i], cap) : robust[i]) /
+				SIMHASH_WEIGHT_SCALE;
+		pfree(robust);
+	}
 	else
 	{
 		int64		total = 0;
@@ -600,6 +936,12 @@ WeigherResult(Weigher *w, uint64 *result)
 		lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
 			SIMHASH_RUN_CAP * w->rc.capped.total + w->rc.weighted.total;
 		/* one of the two tables holds the totals; the other is unused */
+		if (w->robust)
+		{
+			CapTableApplyRobust(w->rc.cap.entries ? &w->rc.cap : &w->tf.cap,
+								w->weighting, lanes->ones, &lanes->total);
+			return LaneCounterResult(lanes, result);
+		}
 		cap = CapOf(w->weighting, lanes->total);
 		if (w->rc.cap.entries)
 			CapTableApply(&w->rc.cap, cap, lanes->ones, &lanes->total);
@@ -630,7 +972,15 @@ WeigherResult(Weigher *w, uint64 *result)
 		LaneCounterInit(&lanes);
 		for (int64 i = 0; i < n; i++)
 		{
-			LaneCounterAddWeighted(&lanes, stats[i].hash, (int64) stats[i].weight);
+			if (w->robust)
+			{
+				int64		g = (int64) (stats[i].weight * SIMHASH_WEIGHT_SCALE);
+
+				AddToOnes(lanes.ones, stats[i].hash, g);
+				lanes.total += g;
+			}
+			else
+				LaneCounterAddWeighted(&lanes, stats[i].hash, (int64) stats[i].weight);
 		}
 		ok = LaneCounterResult(&lanes, result);
 	}

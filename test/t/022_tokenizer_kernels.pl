@@ -23,7 +23,7 @@ $icu = '-licuuc -licudata' if $? != 0 || $icu !~ /\S/;
 
 my @sources = map { "src/fingerprint/$_.c" }
   qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu tokenizer_cjk
-     weights lanes);
+     weights frequent_words lanes);
 my $bin = PostgreSQL::Test::Utils::tempdir() . '/tokenizer_kernels';
 my ($stdout, $stderr);
 my $built = IPC::Run::run(
