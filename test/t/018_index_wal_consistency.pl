@@ -78,7 +78,7 @@ my $answers = q{
 };
 my $truth = $primary->safe_psql('postgres', $answers);
 my $check = q{SELECT simhash_index_check('plain_fp'),
-	simhash_index_check((SELECT conindid FROM pg_constraint WHERE conrelid = 'uniq'::regclass)::regclass)};
+	simhash_index_check((SELECT conindid FROM pg_constraint WHERE conrelid = 'uniq'::regclass AND contype = 'x')::regclass)};
 
 $primary->wait_for_catchup($standby);
 is($standby->safe_psql('postgres', 'SELECT 1'), '1', 'standby: replayed every record');
