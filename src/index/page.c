@@ -82,7 +82,7 @@ ExpandPage(Page page)
 	int			n = opaque->nentries;
 	PGAlignedBlock tids;
 
-	Assert(n <= SH_PAGE_CAPACITY);
+	Assert(n <= (int) SH_PAGE_CAPACITY);
 	memcpy(tids.data, ShPageSingleTid(page, 0), (Size) n * SH_TID_SIZE);
 	opaque->type &= ~SH_PAGE_SINGLE;
 	for (int i = 0; i < n; i++)
