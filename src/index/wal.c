@@ -22,9 +22,10 @@
  * length, bytes), offset and length each an OffsetNumber.  Core's
  * generic_redo replays it on standbys and in crash recovery like any generic
  * record: it copies each fragment into the page and zeroes the hole between
- * pd_lower and pd_upper.  Our pages' holes are always zero (the append
+ * pd_lower and pd_upper.  A WAL-logged index's holes are zero (the append
  * writes into zeroes, and every other change goes through GenericXLogFinish,
- * which zeroes them), so the replayed page is the primary's, byte for byte.
+ * which zeroes them), so the replayed page is the primary's, byte for byte;
+ * an unlogged or temporary index's holes may hold old bytes, never read.
  * Nothing needs to be preloaded: the record is the generic resource
  * manager's.
  *
@@ -144,10 +145,16 @@ CheckDelta(const char *before, Page after, const ShAppendDelta *delta,
 		   delta->before.entries.length);
 	memcpy(replay.data + delta->nentries.hdr.offset, &delta->nentries.value,
 		   sizeof(uint16));
-	memset(replay.data + hdr->pd_lower, 0, hdr->pd_upper - hdr->pd_lower);
-	/* the LSN is set by the record, after this check, on both sides */
+	/*
+	 * Compare all but the LSN (set by the record on both sides) and the hole:
+	 * replay zeroes the hole, while a page of an unlogged or temporary index
+	 * may keep old bytes there (GenericXLogFinish copies such pages whole),
+	 * and nothing reads between pd_lower and pd_upper.
+	 */
 	Assert(memcmp(replay.data + sizeof(PageXLogRecPtr), (char *) after + sizeof(PageXLogRecPtr),
-				  BLCKSZ - sizeof(PageXLogRecPtr)) == 0);
+				  hdr->pd_lower - sizeof(PageXLogRecPtr)) == 0);
+	Assert(memcmp(replay.data + hdr->pd_upper, (char *) after + hdr->pd_upper,
+				  BLCKSZ - hdr->pd_upper) == 0);
 }
 #endif
 
