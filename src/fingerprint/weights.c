@@ -477,17 +477,16 @@ CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 
 /*
  * The backend's buffer for CapTableApplyRobust's members whose weight may
- * change, for the members of a table up to the retained size (allocated
- * once, like the table): their hashes, then their scaled version 3
- * weights, then their differences; larger tables take one from the call's
- * memory context.
+ * change, for the members of a table up to the retained size and the
+ * damped words (allocated once, like the table): their hashes, then their
+ * scaled version 3 weights, then their differences; larger tables take one
+ * from the call's memory context.
  */
 static uint64 *retained_changed = NULL;
 
 static uint64 *
 ChangedBuffer(int32 members)
 {
-	/* room for the members of the retained table and the damped words */
 	const int32 room = CAP_TABLE_RETAINED / 2 + FREQUENT_SLOTS / 2;
 
 	if (members > room)
