@@ -301,6 +301,13 @@ static bool frequent_ready = false;
 #define FREQUENT_FILTER_BITS 4096
 static uint64 frequent_filter[FREQUENT_FILTER_BITS / 64];
 
+/*
+ * The hashes of the listed words that version 4 damps (share above
+ * SIMHASH_DAMP_PPM): the only words seen once whose weight it changes.
+ */
+static uint64 damped[FREQUENT_SLOTS / 2];
+static int	ndamped = 0;
+
 /* sqrt(count) for the common small counts (the same doubles as sqrt()). */
 #define SQRT_TABLE 256
 static double sqrt_table[SQRT_TABLE];
@@ -321,6 +328,8 @@ FrequentInit(void)
 		frequent[i].hash = hash;
 		frequent[i].ppm = simhash_frequent_words[k].ppm;
 		frequent_filter[(hash >> 52) / 64] |= UINT64CONST(1) << ((hash >> 52) % 64);
+		if (simhash_frequent_words[k].ppm > SIMHASH_DAMP_PPM)
+			damped[ndamped++] = hash;
 	}
 	for (int c = 0; c < SQRT_TABLE; c++)
 		sqrt_table[c] = sqrt((double) c);
@@ -468,42 +477,62 @@ CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 
 /*
  * The backend's buffer for CapTableApplyRobust's members whose weight may
- * change, for the members of a table up to the retained size (allocated
- * once, like the table): their hashes, then their scaled version 3
- * weights, then their differences; larger tables take one from the call's
- * memory context.
+ * change, for the members of a table up to the retained size and the
+ * damped words (allocated once, like the table): their hashes, then their
+ * scaled version 3 weights, then their differences; larger tables take one
+ * from the call's memory context.
  */
 static uint64 *retained_changed = NULL;
 
 static uint64 *
 ChangedBuffer(int32 members)
 {
-	if (members > CAP_TABLE_RETAINED / 2)
+	const int32 room = CAP_TABLE_RETAINED / 2 + FREQUENT_SLOTS / 2;
+
+	if (members > room)
 		return palloc(sizeof(uint64) * 3 * members);
 	if (retained_changed == NULL)
 		retained_changed = MemoryContextAlloc(TopMemoryContext,
-											  sizeof(uint64) * 3 * (CAP_TABLE_RETAINED / 2));
+											  sizeof(uint64) * 3 * room);
 	return retained_changed;
+}
+
+/* The entry of the member of hash hash in t, or NULL. */
+static inline CapEntry *
+CapTableFind(CapTable *t, uint64 hash)
+{
+	uint32		i = (uint32) hash & t->mask;
+
+	while (t->entries[i].weight != 0)
+	{
+		if (t->entries[i].hash == hash)
+			return &t->entries[i];
+		i = (i + 1) & t->mask;
+	}
+	return NULL;
 }
 
 /*
  * CapTableApply for version 4's weighting (WeigherRobust), where ones and
  * total are the per-bit sums of version 3's weights before the cap: scales
  * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
- * its RobustWeight, and caps.  Members whose weight stays the scaled one
- * (a word seen once, not in the frequency list, under the cap) cost no
- * per-bit work; the others add their difference through AVX-512 masked
- * additions or 16-bit lanes.  The document's word count comes from
- * t->words.  t is used up.
+ * its RobustWeight, and caps.  A member seen once and not damped keeps its
+ * scaled weight, which is never above the cap (its floor is the largest
+ * weight of one occurrence, scaled), so only the damped words seen once
+ * (looked up) and the members seen more than once (gathered in one pass
+ * that clears the entries, with no branch: a word seen once is as common
+ * as one seen again) are weighed again; they add their difference through
+ * AVX-512 masked additions or 16-bit lanes.  The document's word count
+ * comes from t->words.  t is used up.
  */
 void
 CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 {
 	int32		members = t->members;
-	uint64	   *buffer = ChangedBuffer(members);
+	uint64	   *buffer = ChangedBuffer(members + ndamped);
 	uint64	   *hashes = buffer;
-	int64	   *scaled = (int64 *) buffer + members;
-	int64	   *delta = (int64 *) buffer + 2 * members;
+	int64	   *scaled = (int64 *) buffer + members + ndamped;
+	int64	   *delta = (int64 *) buffer + 2 * (members + ndamped);
 	int32		n = 0;
 	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
 	int64		cap;
@@ -511,29 +540,40 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	Assert(t->nrun == 0);
 	if (unlikely(!frequent_ready))
 		FrequentInit();
-	/*
-	 * One pass over the members, clearing each entry once read: a word seen
-	 * once and not in the frequency list keeps its scaled weight, which is
-	 * never above the cap (its floor is the largest weight of one
-	 * occurrence, scaled), so only the others are kept (delta holds their
-	 * new weight until the cap is known).  No branch: a word seen once is as
-	 * common as one seen again.
-	 */
+	/* scaled and delta hold the weight and count until RobustWeight */
+	for (int k = 0; k < ndamped; k++)
+	{
+		CapEntry   *e = CapTableFind(t, damped[k]);
+
+		if (e != NULL && e->count == 1)
+		{
+			hashes[n] = e->hash;
+			scaled[n] = e->weight;
+			delta[n] = 1;
+			n++;
+		}
+	}
 	for (int32 k = 0; k < members; k++)
 	{
 		CapEntry   *e = &t->entries[t->used[k]];
-		int64		s = e->weight * SIMHASH_WEIGHT_SCALE;
-		int64		robust = RobustWeight(e->hash, e->weight, e->count, t->words);
 
 		hashes[n] = e->hash;
-		scaled[n] = s;
-		delta[n] = robust;
-		n += (robust != s) | (e->count > 1);
-		sum += robust - s;
+		scaled[n] = e->weight;
+		delta[n] = e->count;
+		n += e->count > 1;
 		*e = (CapEntry) {0, 0, 0};
 	}
 	if (t->retained)
 		CapTableGiveBack(t);
+	/* delta holds the new weight until the cap is known */
+	for (int32 k = 0; k < n; k++)
+	{
+		int64		robust = RobustWeight(hashes[k], scaled[k], delta[k], t->words);
+
+		scaled[k] *= SIMHASH_WEIGHT_SCALE;
+		delta[k] = robust;
+		sum += robust - scaled[k];
+	}
 
 	/* version 3's cap of the new total, its floor scaled */
 	cap = Max((9 * sum + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
