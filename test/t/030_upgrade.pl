@@ -88,6 +88,7 @@ for my $from (@released)
 		          || CASE WHEN g % 3 = 0 THEN 'edited ' || g ELSE '' END
 		  FROM generate_series(1, 4000) g;
 		CREATE INDEX docs_fp ON docs USING simhash (fp);
+		CREATE INDEX docs_body_fp ON docs USING simhash (simhash(body));
 		CREATE VIEW near_first AS
 		SELECT id FROM docs WHERE fp <-> (SELECT fp FROM docs WHERE id = 1) <= 3;
 		-- a generated column over an option function whose arguments change
@@ -101,6 +102,8 @@ for my $from (@released)
 	is($rc, 0, "$from: ALTER EXTENSION simhash UPDATE succeeds with user objects on old functions");
 	like($err, qr/kept as simhash_0_1_0, outside the extension/,
 		"$from: a function still in use is kept outside the extension, with a warning");
+	like($err, qr/column fp of table docs, column fp of table shingled, index docs_body_fp hold fingerprints of algorithm version 3/,
+		"$from: stored columns and expression indexes of the old default algorithm are named in a warning");
 	is($node->safe_psql($db, q{
 		INSERT INTO shingled (body) VALUES ('a page of text made of a few words');
 		SELECT count(DISTINCT fp) || ' ' || bool_and(fp = simhash(body, 'shingles')) FROM shingled}),

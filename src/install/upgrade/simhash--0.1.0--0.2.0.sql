@@ -18,6 +18,42 @@
 -- include: src/install/75_exclude.sql
 -- include: src/install/80_workflows.sql
 
+-- ---- Algorithm version 4 is the default: what simhash(text) stored under
+-- 0.1.0 (version 3) differs from what it computes now.  Stored columns,
+-- expression indexes and materialized views of the user that call it keep
+-- version 3 values until recomputed (an expression index would then answer
+-- differently from a sequential scan): a WARNING names them (doc/upgrading.md).
+DO $version4$
+DECLARE
+	stale text;
+BEGIN
+	SELECT string_agg(DISTINCT what, ', ' ORDER BY what) INTO stale
+	  FROM (SELECT CASE d.classid
+	                    WHEN 'pg_rewrite'::regclass   -- a materialized view's query
+	                    THEN pg_describe_object('pg_class'::regclass, r.ev_class, 0)
+	                    WHEN 'pg_attrdef'::regclass   -- a generated column's expression
+	                    THEN pg_describe_object('pg_class'::regclass, a.adrelid, a.adnum)
+	                    ELSE pg_describe_object(d.classid, d.objid, d.objsubid) END AS what
+	          FROM pg_depend d
+	          LEFT JOIN pg_rewrite r ON d.classid = 'pg_rewrite'::regclass AND r.oid = d.objid
+	          LEFT JOIN pg_class c ON c.oid = r.ev_class
+	          LEFT JOIN pg_attrdef a ON d.classid = 'pg_attrdef'::regclass AND a.oid = d.objid
+	         WHERE d.refclassid = 'pg_proc'::regclass
+	           AND d.refobjid IN ('simhash(text)'::regprocedure,
+	                              'simhash(text,text,integer,text,boolean)'::regprocedure)
+	           AND (d.classid IN ('pg_class'::regclass, 'pg_attrdef'::regclass) OR c.relkind = 'm')
+	           AND NOT EXISTS (SELECT 1 FROM pg_depend e
+	                            WHERE e.classid = d.classid AND e.objid = d.objid
+	                              AND e.deptype = 'e')) stored;
+	IF stale IS NOT NULL THEN
+		RAISE WARNING 'simhash 0.2.0: % hold fingerprints of algorithm version 3; simhash(text) now computes version 4', stale
+			USING HINT = 'Recompute them (UPDATE ... SET body = body for a generated column, REFRESH for a materialized view) '
+			             || 'and REINDEX indexes on simhash(...) expressions, or pin version 3 with '
+			             || 'simhash(body, ''words'', version => 3): see doc/upgrading.md.';
+	END IF;
+END
+$version4$;
+
 -- ---- src/install/60_fingerprint.sql: the option functions gain `version`
 -- (algorithm version 4 is the default; 0 = current, 3 = 0.1.0's algorithm).
 -- A function's arguments cannot change in place, and keeping the 5-argument
