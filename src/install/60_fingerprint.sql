@@ -1,24 +1,18 @@
 -- Fingerprinting text (algorithm version 4 by default, 3 by option: ICU
--- normalization and word segmentation, character bigrams for CJK in 4),
--- features the caller brings, introspection, and versions.
+-- normalization and word segmentation, single CJK characters as tokens and
+-- words reweighed in 4), features the caller brings, introspection, and
+-- versions.  The functions with options are in 61_fingerprint_options.sql.
 --
 -- simhash(text) takes one argument and no defaults: a function with the same
 -- first argument and all-defaulted options would make simhash(body)
 -- ambiguous.  The options therefore come in a second function whose feature
--- kind is required: simhash(body, 'chars', n => 2, weighting => 'log').
+-- kind is required: simhash(body, 'chars', n => 2, weighting => 'log')
+-- (61_fingerprint_options.sql).
 
 CREATE FUNCTION simhash(text) RETURNS simhash
 	AS 'MODULE_PATHNAME', 'simhash_text'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
 COMMENT ON FUNCTION simhash(text) IS 'simhash fingerprint of a document with the default options, simhash(body, ''words'', 1, ''runs'', false): ICU-normalized words, each occurrence weighted by the length of its run of text; NULL when the text has no words';
-
-CREATE FUNCTION simhash(body text, features text, n integer DEFAULT 0,
-                        weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
-                        version integer DEFAULT 0)
-	RETURNS simhash
-	AS 'MODULE_PATHNAME', 'simhash_text_options'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
-COMMENT ON FUNCTION simhash(text, text, integer, text, boolean, integer) IS 'simhash fingerprint of a document: features ''words'', ''shingles'' or ''chars'' (n words or characters, 0 for the default), weighting ''runs'' (default), ''tf'', ''binary'' or ''log'', numbers keeps tokens of digits, version the algorithm version (0 for the current one, 3 for the previous one); NULL when the text has no feature';
 
 CREATE FUNCTION simhash_features(body text,
                                  OUT feature text, OUT occurrences bigint,
@@ -27,16 +21,6 @@ CREATE FUNCTION simhash_features(body text,
 	AS 'MODULE_PATHNAME', 'simhash_features'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500 ROWS 100;
 COMMENT ON FUNCTION simhash_features(text) IS 'features, occurrences, weights and feature hashes that simhash(text) uses for a document, in order of first occurrence';
-
-CREATE FUNCTION simhash_features(body text, features text, n integer DEFAULT 0,
-                                 weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
-                                 version integer DEFAULT 0,
-                                 OUT feature text, OUT occurrences bigint,
-                                 OUT weight float8, OUT hash simhash)
-	RETURNS SETOF record
-	AS 'MODULE_PATHNAME', 'simhash_features_options'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500 ROWS 100;
-COMMENT ON FUNCTION simhash_features(text, text, integer, text, boolean, integer) IS 'features, occurrences, weights and feature hashes that simhash(text, features, n, weighting, numbers, version) uses for a document';
 
 CREATE FUNCTION simhash(features text[]) RETURNS simhash
 	AS 'MODULE_PATHNAME', 'simhash_text_array'

@@ -54,7 +54,7 @@ BEGIN
 END
 $version4$;
 
--- ---- src/install/60_fingerprint.sql: the option functions gain `version`
+-- ---- src/install/61_fingerprint_options.sql: the option functions gain `version`
 -- (algorithm version 4 is the default; 0 = current, 3 = 0.1.0's algorithm).
 -- A function's arguments cannot change in place, and keeping the 5-argument
 -- one beside the 6-argument one would make simhash(body, 'words') ambiguous.
@@ -97,23 +97,7 @@ BEGIN
 END
 $upgrade$;
 
-CREATE FUNCTION simhash(body text, features text, n integer DEFAULT 0,
-                        weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
-                        version integer DEFAULT 0)
-	RETURNS simhash
-	AS 'MODULE_PATHNAME', 'simhash_text_options'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500;
-COMMENT ON FUNCTION simhash(text, text, integer, text, boolean, integer) IS 'simhash fingerprint of a document: features ''words'', ''shingles'' or ''chars'' (n words or characters, 0 for the default), weighting ''runs'' (default), ''tf'', ''binary'' or ''log'', numbers keeps tokens of digits, version the algorithm version (0 for the current one, 3 for the previous one); NULL when the text has no feature';
-
-CREATE FUNCTION simhash_features(body text, features text, n integer DEFAULT 0,
-                                 weighting text DEFAULT 'runs', numbers boolean DEFAULT false,
-                                 version integer DEFAULT 0,
-                                 OUT feature text, OUT occurrences bigint,
-                                 OUT weight float8, OUT hash simhash)
-	RETURNS SETOF record
-	AS 'MODULE_PATHNAME', 'simhash_features_options'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 500 ROWS 100;
-COMMENT ON FUNCTION simhash_features(text, text, integer, text, boolean, integer) IS 'features, occurrences, weights and feature hashes that simhash(text, features, n, weighting, numbers, version) uses for a document';
+-- include: src/install/61_fingerprint_options.sql
 
 COMMENT ON FUNCTION simhash_algorithm_version() IS 'what simhash(text) fingerprints depend on: the algorithm version and the ICU major version, e.g. simhash-4/icu72; stored fingerprints stay valid while it is unchanged';
 COMMENT ON FUNCTION simhash(text) IS 'simhash fingerprint of a document with the default options, simhash(body, ''words'', 1, ''runs'', false): ICU-normalized words, each occurrence weighted by the length of its run of text; NULL when the text has no words';
