@@ -501,10 +501,12 @@ AppendRun(Page page, const ShNewEntry *entries, int n)
 
 /*
  * Appends entries[0 .. n) to the page in buf (pinned, exclusive-locked,
- * with room for them) in one WAL record (wal.c).
+ * with room for them) in one WAL record: written directly (wal.c), or by
+ * GenericXLogFinish when a single-value page takes another value and so
+ * changes form.  Leaves the entries' done bits alone.
  */
-static void
-AppendRunLogged(Relation index, Buffer buf, const ShNewEntry *entries, int n)
+void
+ShAppendRunLogged(Relation index, Buffer buf, const ShNewEntry *entries, int n)
 {
 	PGAlignedBlock packed;
 	ShAppend	app;
@@ -595,7 +597,7 @@ AppendToChain(Relation index, int table, uint32 prefix, Buffer buf,
 
 		if (k > 0)
 		{
-			AppendRunLogged(index, buf, entries, k);
+			ShAppendRunLogged(index, buf, entries, k);
 			MarkWritten(table, entries, k);
 			entries += k;
 			n -= k;
@@ -692,7 +694,7 @@ ShInsertEntries(Relation index, const ShLayout *layout, int table,
 		ShCheckConflictIn(index, buf);
 		if (k > 0)
 		{
-			AppendRunLogged(index, buf, entries, k);
+			ShAppendRunLogged(index, buf, entries, k);
 			UnlockReleaseBuffer(buf);
 			MarkWritten(table, entries, k);
 			entries += k;

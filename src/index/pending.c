@@ -116,6 +116,26 @@ SetPendingCount(PendingIndex *pi, int64 n)
 }
 
 /*
+ * The pending entries keys[0 .. n) name (the low 32 bits of each key), as
+ * new entries whose done bits are the pending entries' own; palloc'd.
+ */
+static ShNewEntry *
+GatherRun(PendingIndex *pi, const uint64 *keys, int64 n)
+{
+	ShNewEntry *run = palloc(sizeof(ShNewEntry) * n);
+
+	for (int64 k = 0; k < n; k++)
+	{
+		PendingEntry *e = &pi->entries[(uint32) keys[k]];
+
+		run[k].fp = e->fp;
+		run[k].tid = e->tid;
+		run[k].done = &e->done;
+	}
+	return run;
+}
+
+/*
  * Appends the pending entries of one table, sorted by prefix, keys[i] =
  * prefix << 32 | entry number, a bucket per WAL record.
  */
@@ -125,7 +145,6 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 {
 	const ShLayout *layout = &cache->layout;
 	int64		i = 0;
-	char	   *packed = palloc(BLCKSZ);
 
 	while (i < nkeys)
 	{
@@ -145,39 +164,10 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 			j++;
 		if (j > i)
 		{
-			ShAppend	app;
+			ShNewEntry *run = GatherRun(pi, keys + i, j - i);
 
-			app.width = ShAppendWidth(page, pi->entries[(uint32) keys[i]].fp);
-			for (int64 k = i; k < j && app.width != 0; k++)
-			{
-				PendingEntry *e = &pi->entries[(uint32) keys[k]];
-
-				if (ShAppendWidth(page, e->fp) != app.width)
-					app.width = 0;
-				else
-					ShPackEntryAs(packed + (Size) (k - i) * app.width, app.width, e->fp, &e->tid);
-			}
-			if (app.width != 0)
-			{
-				app.buf = buf;
-				app.entries = packed;
-				app.n = (int) (j - i);
-				ShAppendLogged(index, &app, 1);
-			}
-			else
-			{
-				/* a single-value page takes another value: it changes form */
-				GenericXLogState *state = GenericXLogStart(index);
-
-				page = GenericXLogRegisterBuffer(state, buf, 0);
-				for (int64 k = i; k < j; k++)
-				{
-					PendingEntry *e = &pi->entries[(uint32) keys[k]];
-
-					ShAppendEntry(page, e->fp, &e->tid);
-				}
-				GenericXLogFinish(state);
-			}
+			ShAppendRunLogged(index, buf, run, (int) (j - i));
+			pfree(run);
 			UnlockReleaseBuffer(buf);
 			for (int64 k = i; k < j; k++)
 				pi->entries[(uint32) keys[k]].done |= 1 << table;
@@ -197,22 +187,13 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 				while (j < nkeys && (uint32) (keys[j] >> 32) == prefix)
 					j++;
 			UnlockReleaseBuffer(buf);
-			run = palloc(sizeof(ShNewEntry) * (j - i));
-			for (int64 k = i; k < j; k++)
-			{
-				PendingEntry *e = &pi->entries[(uint32) keys[k]];
-
-				run[k - i].fp = e->fp;
-				run[k - i].tid = e->tid;
-				run[k - i].done = &e->done;
-			}
+			run = GatherRun(pi, keys + i, j - i);
 			ShInsertEntries(index, layout, table, run, (int) (j - i));
 			pfree(run);
 			i = j;
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
-	pfree(packed);
 }
 
 /*

@@ -495,6 +495,7 @@ extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 
 /* wal.c */
 extern void ShAppendLogged(Relation index, const ShAppend *apps, int napps);
+extern void ShAppendRunLogged(Relation index, Buffer buf, const ShNewEntry *entries, int n);
 extern void ShPackEntry(char *dst, uint64 fp, ItemPointer tid);
 extern int	ShAppendWidth(Page page, uint64 fp);
 extern void ShPackEntryAs(char *dst, int width, uint64 fp, ItemPointer tid);
