@@ -326,3 +326,10 @@ SELECT v AS version, count(*) AS pairs,
        count(*) FILTER (WHERE simhash(a.body, 'words', version => v) <-> simhash(b.body, 'words', version => v) <= 8) AS within_8
   FROM genre a JOIN genre b ON a.d < b.d, unnest(ARRAY[3, 4]) v
  GROUP BY v ORDER BY v;
+-- The end pass's corrections take AVX-512 only under simhash.simd = auto
+-- (where the CPU has it) and 16-bit lanes otherwise: the same fingerprints.
+CREATE TEMP TABLE genre_fp AS SELECT d, simhash(body) AS fp FROM genre;
+SET simhash.simd = off;
+SELECT count(*) AS genre_docs, count(*) FILTER (WHERE simhash(g.body) <> f.fp) AS differ_without_avx512
+  FROM genre g JOIN genre_fp f USING (d);
+RESET simhash.simd;

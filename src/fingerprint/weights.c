@@ -40,6 +40,7 @@
  * sums are exact, so this equals summing the capped weights.
  */
 #include "fingerprint/weights.h"
+#include "fingerprint/tokenizer.h"
 
 #include <math.h>
 
@@ -418,8 +419,9 @@ AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 del
  * fingerprint does not depend on the choice): each changed word adds its
  * difference to 64 counters of 32 bits under a mask of its hash's bits, 4
  * masked additions, flushed to ones before any counter could overflow.
- * Building with -DSIMHASH_NO_AVX512_CORRECTIONS leaves it out (to test the
- * other path on such a CPU).
+ * Like the ASCII kernels it follows simhash.simd: only `auto` takes it, so
+ * the regression tests that compare the simd settings compare both paths.
+ * Building with -DSIMHASH_NO_AVX512_CORRECTIONS leaves it out.
  */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(SIMHASH_NO_AVX512_CORRECTIONS)
 #define HAVE_CORRECTIONS_AVX512 1
@@ -588,7 +590,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 #ifdef HAVE_CORRECTIONS_AVX512
 	if (unlikely(cpu_has_avx512f < 0))
 		cpu_has_avx512f = __builtin_cpu_supports("avx512f") ? 1 : 0;
-	if (cpu_has_avx512f)
+	if (cpu_has_avx512f && simhash_simd == SIMD_AUTO)
 		CorrectionsAvx512(hashes, delta, n, ones);
 	else
 #endif
