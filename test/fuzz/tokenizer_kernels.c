@@ -52,6 +52,9 @@
 MemoryContext CurrentMemoryContext = NULL;
 MemoryContext TopMemoryContext = NULL;
 
+/* simhash.simd (tokenizer.c, not linked here): weights.c reads it. */
+int			simhash_simd = SIMD_AUTO;
+
 static void *
 Checked(void *p)
 {
