@@ -301,11 +301,11 @@ HashesCjk(const SegmentState *st)
 }
 
 /*
- * The hash of each token of one character of the CJK Unified Ideographs
- * U+4E00..U+9FFF (nearly every character of Chinese text): XXH3-64 of its
- * UTF-8, as XXH3_64bits gives it, computed for all of them on the
- * backend's first use (168 kB, about 0.1 ms), so that ScanCjkRun loads it
- * instead of hashing each character.
+ * The hashes of the CJK Unified Ideographs U+4E00..U+9FFF (nearly every
+ * character of Chinese text) as tokens: XXH3_64bits of each one's UTF-8,
+ * computed for all of them on the backend's first use (168 kB, about
+ * 0.1 ms), so that ScanCjkRun loads a character's hash instead of
+ * computing it.
  */
 #define HAN_FIRST	0x4E00
 #define HAN_LAST	0x9FFF
