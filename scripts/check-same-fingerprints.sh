@@ -18,8 +18,9 @@
 # with the working tree's build installed over it (each in a new session, so
 # each loads its own module).  Text: the paragraphs of the Debian handbook
 # (English) as documents of about 8 kB, as is and with every non-ASCII
-# character replaced by a space; the zh-CN handbook; random strings mixing
-# ASCII with non-ASCII.  Compared: simhash() under several option sets
+# character replaced by a space; the zh-CN handbook, as is and without its
+# ASCII and Latin letters; random strings mixing ASCII with non-ASCII, and
+# random CJK text.  Compared: simhash() under several option sets
 # (numbers on and off) and simhash_features().  Exits non-zero on any
 # difference.
 set -euo pipefail
@@ -35,7 +36,7 @@ start_cluster "-c shared_buffers=256MB -c max_parallel_workers_per_gather=0"
 
 say "extracting text"
 REPO_ROOT="$REPO_ROOT" python3 - "$WORK/docs.tsv" <<'PY'
-import os, random, sys
+import os, random, re, sys
 sys.path.insert(0, os.path.join(os.environ['REPO_ROOT'], 'bench'))
 import make_near_duplicates as m
 out = open(sys.argv[1], 'w', encoding='utf-8')
@@ -46,6 +47,12 @@ for lang, sub in (('en', 'en-US'), ('zh', 'zh-CN')):
     for page in m.handbook_pages(sub, 8192):
         n += 1
         out.write('%d\t%s\t%s\n' % (n, lang, esc('\n'.join(page))))
+# Chinese with next to no ASCII (as scripts/bench-speed.sh's zh-dense): the
+# zh-CN paragraphs without their runs of ASCII and Latin letters.
+latin = re.compile(r'[\x00-\x7f\u00a0-\u024f]+')
+for page in m.handbook_pages('zh-CN', 8192):
+    n += 1
+    out.write('%d\tzh-dense\t%s\n' % (n, esc('\n'.join(latin.sub('', p) for p in page))))
 # Random strings: ASCII that exercises the word rules, with non-ASCII mixed
 # in (letters, marks, curly quotes, dashes, CJK, Thai, Tai Tham, emoji, ZWJ,
 # compatibility characters).
@@ -65,6 +72,15 @@ for i in range(20000):
     s = ''.join(rnd.choice(alphabet) for _ in range(length))
     n += 1
     out.write('%d\trandom\t%s\n' % (n, esc(s)))
+# Random CJK text: Han, kana and Hangul with the punctuation between runs
+# (full-width, ideographic, curly quotes, dashes), a little ASCII and
+# characters that need ICU (full-width letters, accents, marks).
+cjk = ("中文近似重复检测的是了在和有一个" * 4 + "かがカガー々한국어" +
+       "，。、；：！？（）“”「」《》—…・　" * 2 + "ＡＺ０ｶﾞé\u0301 a1.,'\n")
+for i in range(5000):
+    s = ''.join(rnd.choice(cjk) for _ in range(rnd.choice((8, 40, 200, 2000))))
+    n += 1
+    out.write('%d\trandom-cjk\t%s\n' % (n, esc(s)))
 PY
 chown "$RUN_USER" "$WORK/docs.tsv"
 

@@ -13,6 +13,9 @@
  */
 #include "fingerprint/tokenizer_kernel.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 uint8		ascii_class[128];
 bool		ascii_breaks_run[128];
 uint8		ascii_flags[256];
@@ -125,6 +128,9 @@ ChooseAsciiKernel(int simd)
  * letters, digits and '_', in which also '.' or '\'' may stand between two
  * letters, and '.', '\'', ',' or ';' between two digits.  One pass per
  * byte: classify, lower-case, shorten runs, note letters and run breaks.
+ * With the default options (st->rc) each token is hashed and counted here,
+ * as FeatureExtractorAddToken would (the short stretches between CJK runs
+ * of version 4 come here); else the tokens go to st->fx.
  */
 void
 SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
@@ -215,7 +221,10 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 				toklen = n;
 			}
 		}
-		FeatureExtractorAddToken(st->fx, out, toklen, true, newrun);
+		if (st->rc)
+			RunCounterAdd(st->rc, XXH3_64bits(out, toklen), newrun);
+		else
+			FeatureExtractorAddToken(st->fx, out, toklen, true, newrun);
 		newrun = false;
 	}
 	st->newrun = newrun;

@@ -55,6 +55,7 @@
 #include "fingerprint/tokenizer_kernel.h"
 
 #include "port/pg_bswap.h"
+#include "utils/memutils.h"
 
 #include <unicode/utf8.h>
 
@@ -300,6 +301,34 @@ HashesCjk(const SegmentState *st)
 }
 
 /*
+ * The hashes of the CJK Unified Ideographs U+4E00..U+9FFF (nearly every
+ * character of Chinese text) as tokens: XXH3_64bits of each one's UTF-8,
+ * computed for all of them on the backend's first use (168 kB, about
+ * 0.1 ms), so that ScanCjkRun loads a character's hash instead of
+ * computing it.
+ */
+#define HAN_FIRST	0x4E00
+#define HAN_LAST	0x9FFF
+static uint64 *han_hash = NULL;
+
+static void
+HanHashInit(void)
+{
+	uint64	   *table = MemoryContextAlloc(TopMemoryContext,
+										   sizeof(uint64) * (HAN_LAST - HAN_FIRST + 1));
+
+	for (UChar32 c = HAN_FIRST; c <= HAN_LAST; c++)
+	{
+		uint8_t		cp[4];
+		int32		len = 0;
+
+		U8_APPEND_UNSAFE(cp, len, c);
+		table[c - HAN_FIRST] = XXH3_64bits(cp, len);
+	}
+	han_hash = table;
+}
+
+/*
  * The end e of the run of CJK characters that starts at u[q] (a CJK
  * character) in u[..end).  With HashesCjk, also the hashes of its tokens,
  * in st->cjkhash (*n of them), computed on the way: each character a token
@@ -339,11 +368,14 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	/* room for a token per three bytes (CJK characters take three or four) */
 	Reserve((void **) &st->cjkhash, &st->cjkhashcap, (end - q) / 3 + 1, sizeof(uint64));
 	hash = st->cjkhash;
+	if (unlikely(han_hash == NULL))
+		HanHashInit();
 	for (;;)
 	{
 		int32		len;
 		UChar32		c;
 		uint32		w;
+		uint32		han;
 
 		if (likely(at + 4 <= end) && (w = LoadLE32(u + at), THREE_BYTES(w)))
 		{
@@ -363,7 +395,8 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 		}
 		else
 			break;
-		if (!((uint32) (c - 0x4E00) <= 0x9FFF - 0x4E00 || IsCjk(c)))
+		han = (uint32) (c - HAN_FIRST);
+		if (!(han <= HAN_LAST - HAN_FIRST || IsCjk(c)))
 		{
 			*n = count;
 			*r = at;
@@ -380,9 +413,12 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 			at += len;
 			continue;
 		}
-		hash[count++] = len == 3 ?
-			XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
-			XXH3_64bits(u + at, len);
+		if (likely(han <= HAN_LAST - HAN_FIRST))
+			hash[count++] = han_hash[han];	/* a Han character: 3 bytes */
+		else
+			hash[count++] = len == 3 ?
+				XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
+				XXH3_64bits(u + at, len);
 		at += len;
 	}
 	*n = count;
@@ -423,6 +459,7 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun)
 					r2 = _mm_loadu_si128(lanes + 2),
 					r3 = _mm_loadu_si128(lanes + 3);
 		const __m128i m = _mm_set1_epi8(1);
+		uint64	   *slots = RunCounterRunSlots(rc, fit);	/* their hashes */
 
 		RunCounterSetRunLength(rc, runlen + fit);
 		for (; i < fit; i++)
@@ -431,7 +468,7 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun)
 			__m128i		x = _mm_cvtsi64_si128((int64) hash[i]);
 			__m128i		h = _mm_unpacklo_epi64(x, _mm_srli_epi64(x, 1));
 
-			RunCounterAddToRun(rc, hash + i, 1);
+			slots[i] = hash[i];
 			r0 = _mm_add_epi64(r0, _mm_and_si128(h, m));
 			r1 = _mm_add_epi64(r1, _mm_and_si128(_mm_srli_epi64(h, 2), m));
 			r2 = _mm_add_epi64(r2, _mm_and_si128(_mm_srli_epi64(h, 4), m));

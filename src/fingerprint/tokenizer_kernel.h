@@ -97,7 +97,7 @@ struct SegmentState
 	 * Where a kernel passes the kept tokens: with the default options
 	 * (single words weighted runs) their hashes go to rc directly, without
 	 * FeatureExtractorAddToken; the same with tf for words weighted tf;
-	 * else the tokens go to fx.  The scalar kernel always uses fx.
+	 * else the tokens go to fx.  The scalar kernel uses rc, never tf.
 	 */
 	RunCounter *rc;
 	TfCounter  *tf;

@@ -419,12 +419,13 @@ AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 del
  * fingerprint does not depend on the choice): each changed word adds its
  * difference to 64 counters of 32 bits under a mask of its hash's bits, 4
  * masked additions, flushed to ones before any counter could overflow.
- * Like the ASCII kernels it follows simhash.simd: only `auto` takes it, so
- * the regression tests that compare the simd settings compare both paths.
- * Building with -DSIMHASH_NO_AVX512_CORRECTIONS leaves it out.
+ * Like the ASCII kernels it follows simhash.simd: only `auto` takes it
+ * (and `auto` or `avx2` the AVX2 variant below), so the regression tests
+ * that compare the simd settings compare these paths with the 16-bit
+ * lanes.  Building with -DSIMHASH_NO_SIMD_CORRECTIONS leaves both out.
  */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(SIMHASH_NO_AVX512_CORRECTIONS)
-#define HAVE_CORRECTIONS_AVX512 1
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SIMHASH_NO_SIMD_CORRECTIONS)
+#define HAVE_CORRECTIONS_SIMD 1
 #include <immintrin.h>
 
 static int	cpu_has_avx512f = -1;
@@ -471,6 +472,79 @@ CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 			acc1 = _mm512_mask_add_epi32(acc1, (__mmask16) (h >> 16), acc1, v);
 			acc2 = _mm512_mask_add_epi32(acc2, (__mmask16) (h >> 32), acc2, v);
 			acc3 = _mm512_mask_add_epi32(acc3, (__mmask16) (h >> 48), acc3, v);
+			pending += a;
+		}
+	}
+}
+
+/*
+ * The same corrections with AVX2 (simhash.simd = auto or avx2 on a CPU
+ * without AVX-512F): 64 counters of 32 bits in eight vectors, counter
+ * 8 * j + l in lane l of vector j; a changed word's difference goes into
+ * the lanes whose bit of the hash, moved up to the lane's sign bit by a
+ * variable shift, is set (a shift and a blend per vector).  Flushed like
+ * CorrectionsAvx512.
+ */
+static int	cpu_has_avx2 = -1;
+
+__attribute__((target("avx2")))
+static void
+CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
+{
+	__m256i		acc[8];
+	int64		pending = 0;	/* sum of the |delta| in the counters */
+	int32		lanes[64];
+
+	/* shift of lane l of vector j: bit 8 * j + l of its half to bit 31 */
+	const __m256i shift0 = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+	const __m256i eight = _mm256_set1_epi32(8);
+	const __m256i shift1 = _mm256_sub_epi32(shift0, eight);
+	const __m256i shift2 = _mm256_sub_epi32(shift1, eight);
+	const __m256i shift3 = _mm256_sub_epi32(shift2, eight);
+
+	for (int j = 0; j < 8; j++)
+		acc[j] = _mm256_setzero_si256();
+	for (int32 k = 0; k <= n; k++)
+	{
+		int64		d = k < n ? delta[k] : 0;
+		int64		a = d < 0 ? -d : d;
+
+		if (k == n || pending + a > PG_INT32_MAX)
+		{
+			for (int j = 0; j < 8; j++)
+			{
+				_mm256_storeu_si256((__m256i *) (lanes + 8 * j), acc[j]);
+				acc[j] = _mm256_setzero_si256();
+			}
+			for (int bit = 0; bit < SIMHASH_BITS; bit++)
+				ones[bit] += lanes[bit];
+			pending = 0;
+			if (k == n)
+				break;
+		}
+		if (a > PG_INT32_MAX)
+		{
+			AddToOnes(ones, hash[k], d);
+			continue;
+		}
+		{
+			__m256		v = _mm256_castsi256_ps(_mm256_set1_epi32((int32) d));
+			__m256		zero = _mm256_setzero_ps();
+			__m256i		lo = _mm256_set1_epi32((int32) (uint32) hash[k]);
+			__m256i		hi = _mm256_set1_epi32((int32) (uint32) (hash[k] >> 32));
+
+#define CORRECT(j, half, shift) \
+			acc[j] = _mm256_add_epi32(acc[j], _mm256_castps_si256( \
+				_mm256_blendv_ps(zero, v, _mm256_castsi256_ps(_mm256_sllv_epi32(half, shift)))))
+			CORRECT(0, lo, shift0);
+			CORRECT(1, lo, shift1);
+			CORRECT(2, lo, shift2);
+			CORRECT(3, lo, shift3);
+			CORRECT(4, hi, shift0);
+			CORRECT(5, hi, shift1);
+			CORRECT(6, hi, shift2);
+			CORRECT(7, hi, shift3);
+#undef CORRECT
 			pending += a;
 		}
 	}
@@ -587,11 +661,15 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		delta[k] = Min(delta[k], cap) - scaled[k];
 		*total += delta[k];
 	}
-#ifdef HAVE_CORRECTIONS_AVX512
+#ifdef HAVE_CORRECTIONS_SIMD
 	if (unlikely(cpu_has_avx512f < 0))
 		cpu_has_avx512f = __builtin_cpu_supports("avx512f") ? 1 : 0;
+	if (unlikely(cpu_has_avx2 < 0))
+		cpu_has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 	if (cpu_has_avx512f && simhash_simd == SIMD_AUTO)
 		CorrectionsAvx512(hashes, delta, n, ones);
+	else if (cpu_has_avx2 && simhash_simd >= SIMD_AVX2)
+		CorrectionsAvx2(hashes, delta, n, ones);
 	else
 #endif
 	{

@@ -300,7 +300,8 @@ RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
  *	  before any other call on rc;
  *	- RunCounterAddToRun(rc, hash, n): n more words of the current run,
  *	  which stays shorter than SIMHASH_RUN_CAP; the caller adds their bits
- *	  to the lanes itself (and to its length);
+ *	  to the lanes itself (and to its length); or RunCounterRunSlots(rc, n),
+ *	  where the caller then writes their hashes;
  *	- RunCounterEndRun(rc): a run break after a run shorter than
  *	  SIMHASH_RUN_CAP, whose lanes and length are written back; the lanes
  *	  are zero afterwards.
@@ -329,6 +330,20 @@ static pg_attribute_always_inline void
 RunCounterAddToRun(RunCounter *rc, const uint64 *hash, int32 n)
 {
 	CapTableAddRunWords(&rc->cap, hash, n);
+}
+
+/*
+ * RunCounterAddToRun for a caller that writes the n hashes itself (a short
+ * stretch, where copying them as they are counted costs less than a call
+ * to memcpy): where they go.
+ */
+static pg_attribute_always_inline uint64 *
+RunCounterRunSlots(RunCounter *rc, int32 n)
+{
+	uint64	   *slots = rc->cap.run + rc->cap.nrun;
+
+	rc->cap.nrun += n;
+	return slots;
 }
 
 static pg_attribute_always_inline void
