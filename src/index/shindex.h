@@ -349,14 +349,17 @@ typedef struct ShDirCopy
 } ShDirCopy;
 
 /*
- * A bucket seen by a lookup (ShLockBucketCached): its block and the
- * prefixes [lo, last] it covered then.  blkno 0 (the metapage): none.
+ * A bucket seen by a lookup (ShLockBucketCached): its block, the prefixes
+ * [lo, last] it covered then, and the shared buffer it was read into (or
+ * InvalidBuffer), tried first when the block is read again.  blkno 0 (the
+ * metapage): none.
  */
 typedef struct ShBucketHint
 {
 	BlockNumber blkno;
 	uint16		lo;
 	uint16		last;
+	Buffer		buffer;
 } ShBucketHint;
 
 /*
