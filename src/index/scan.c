@@ -300,6 +300,40 @@ ScanSinglePage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 }
 
 /*
+ * Emits the entry of a bucket or overflow page of table t if it passes:
+ * distance to the center in (mindist, radius], prefix at least minprefix,
+ * and, when probing (probe not NULL), block t within probe[t] while no
+ * earlier block is within its own probe radius; then the quals.
+ */
+static pg_attribute_always_inline void
+ScanEntry(ShScanOpaque so, const char *entry, int t, uint32 minprefix, int radius,
+		  const int *probe)
+{
+	const ShLayout *layout = &so->layout;
+	uint64		fp = ShEntryFingerprint(entry);
+	uint64		x = fp ^ so->center;
+	int			d = SIMHASH_POPCOUNT64(x);
+	ItemPointerData tid;
+
+	if (d > radius || d <= so->mindist)
+		return;
+	if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
+		return;
+	if (probe)
+	{
+		if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
+			return;
+		for (int j = 0; j < t; j++)
+			if (SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j])
+				return;
+	}
+	if (!PassesQuals(so, fp))
+		return;
+	ShEntryTid(entry, &tid);
+	Emit(so, fp, &tid);
+}
+
+/*
  * Emits the entries of one bucket or overflow page of table t that pass:
  * distance to the center in (mindist, radius], prefix at least minprefix,
  * and, when probing (probe not NULL), block t within probe[t] while no
@@ -348,33 +382,35 @@ ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 		return;
 	}
 
-	for (int e = 0; e < opaque->nentries; e++)
+	/*
+	 * The radius search: nearly every entry is too far, so the loop does
+	 * just the distances, four entries at a time, each with one unsigned
+	 * comparison against the window (mindist, radius]; the few inside it
+	 * go through ScanEntry.
+	 */
+	if (radius > so->mindist)
 	{
-		const char *entry = ShPageEntry(page, e);
-		uint64		fp = ShEntryFingerprint(entry);
-		uint64		x = fp ^ center;
-		int			d = SIMHASH_POPCOUNT64(x);
-		ItemPointerData tid;
+		const char *entry = ShPageEntry(page, 0);
+		int			n = opaque->nentries;
+		uint32		above = (uint32) (so->mindist + 1);
+		uint32		span = (uint32) (radius - so->mindist);
+		int			e = 0;
 
-		if (d > radius || d <= so->mindist)
-			continue;
-		if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
-			continue;
-		if (probe)
+		for (; e + 4 <= n; e += 4, entry += 4 * SH_ENTRY_SIZE)
 		{
-			bool		dup = false;
+			uint32		d0 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry) ^ center);
+			uint32		d1 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry + SH_ENTRY_SIZE) ^ center);
+			uint32		d2 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry + 2 * SH_ENTRY_SIZE) ^ center);
+			uint32		d3 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry + 3 * SH_ENTRY_SIZE) ^ center);
 
-			if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
+			if (likely((d0 - above >= span) & (d1 - above >= span) &
+					   (d2 - above >= span) & (d3 - above >= span)))
 				continue;
-			for (int j = 0; j < t && !dup; j++)
-				dup = SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j];
-			if (dup)
-				continue;
+			for (int k = 0; k < 4; k++)
+				ScanEntry(so, entry + k * SH_ENTRY_SIZE, t, minprefix, radius, probe);
 		}
-		if (!PassesQuals(so, fp))
-			continue;
-		ShEntryTid(entry, &tid);
-		Emit(so, fp, &tid);
+		for (; e < n; e++, entry += SH_ENTRY_SIZE)
+			ScanEntry(so, entry, t, minprefix, radius, probe);
 	}
 }
 
