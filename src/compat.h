@@ -78,6 +78,13 @@
 #define SIMHASH_READ_RECENT_BUFFER(rel, blkno, buf) ((void) (buf), false)
 #endif
 
+/* This backend's local transaction id: inside vxid from PostgreSQL 17 on. */
+#if PG_VERSION_NUM >= 170000
+#define SIMHASH_MY_LXID (MyProc->vxid.lxid)
+#else
+#define SIMHASH_MY_LXID (MyProc->lxid)
+#endif
+
 /*
  * PostgreSQL 14 added aminsert's indexUnchanged hint and ProcessUtility's
  * readOnlyTree flag.  Functions with those signatures take their

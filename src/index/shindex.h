@@ -494,7 +494,7 @@ extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,
 							const ShNewEntry *entries, int n);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
-						  uint64 fp, ItemPointer tid, bool prefetch);
+						  uint64 fp, ItemPointer tid, bool prefetch, bool stash);
 
 /* wal.c */
 extern void ShAppendLogged(Relation index, const ShAppend *apps, int napps);
@@ -519,6 +519,10 @@ extern void shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 extern bool shgettuple(IndexScanDesc scan, ScanDirection dir);
 extern int64 shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void shendscan(IndexScanDesc scan);
+extern bool ShStashStart(Relation index, struct IndexInfo *indexInfo, Datum *values,
+						 bool *isnull, uint64 key);
+extern void ShStashPage(int t, Page page);
+extern void ShStashFinish(bool complete);
 
 /* vacuum.c */
 extern IndexBulkDeleteResult *shbulkdelete(IndexVacuumInfo *info,
