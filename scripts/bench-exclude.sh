@@ -8,7 +8,10 @@
 #    inserted in one INSERT ... SELECT: plain, ON CONFLICT DO NOTHING, and
 #    ON CONFLICT DO NOTHING with every row a near-duplicate (all skipped);
 #    BENCH_REPEAT rounds, order alternating; median wall time, commit
-#    included.
+#    included.  For scale, the same rows go into the table with no index,
+#    with a btree index on fp, and with EXCLUDE USING btree (fp WITH =): the
+#    core's floor, what any index and any exclusion constraint cost before
+#    the index's own work.
 # 2. Scoped queries over BENCH_ROWS rows in 1,000 sites (90% random
 #    fingerprints, 10% near-duplicates 1-6 bits from another row of the same
 #    site): radius 3 (site_id = s AND fp <-> q <= 3, q a stored fingerprint
@@ -63,8 +66,13 @@ BEGIN
 END \$\$;
 CREATE TABLE t_plain AS SELECT fp FROM gen('uniform', $ROWS) fp;
 CREATE TABLE t_excl AS SELECT fp FROM t_plain;
-VACUUM (FREEZE, ANALYZE) t_plain, t_excl;
+CREATE TABLE t_none AS SELECT fp FROM t_plain;
+CREATE TABLE t_btree AS SELECT fp FROM t_plain;
+CREATE TABLE t_btree_excl AS SELECT fp FROM t_plain;
+VACUUM (FREEZE, ANALYZE) t_plain, t_excl, t_none, t_btree, t_btree_excl;
 CREATE INDEX t_plain_fp ON t_plain USING simhash (fp);
+CREATE INDEX t_btree_fp ON t_btree (fp);
+ALTER TABLE t_btree_excl ADD EXCLUDE USING btree (fp WITH =);
 \timing on
 ALTER TABLE t_excl ADD CONSTRAINT t_excl_near EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>);
 \timing off
@@ -89,7 +97,11 @@ SQL
     e="CALL timed('exclusion constraint', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_a')"
     o="CALL timed('exclusion, ON CONFLICT DO NOTHING, new rows', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_b ON CONFLICT DO NOTHING')"
     d="CALL timed('exclusion, ON CONFLICT DO NOTHING, all near-duplicates', $r, 'on', 'INSERT INTO t_excl SELECT flip(fp, 1) FROM new_a ON CONFLICT DO NOTHING')"
-    if [ $((r % 2)) = 1 ]; then psql_ -c "$p" -c "$u" -c "$e" -c "$o" -c "$d"; else psql_ -c "$o" -c "$e" -c "$d" -c "$u" -c "$p"; fi
+    n="CALL timed('core floor: no index', $r, 'on', 'INSERT INTO t_none SELECT fp FROM new_a')"
+    b="CALL timed('core floor: btree index', $r, 'on', 'INSERT INTO t_btree SELECT fp FROM new_a')"
+    x="CALL timed('core floor: EXCLUDE USING btree (fp WITH =)', $r, 'on', 'INSERT INTO t_btree_excl SELECT fp FROM new_a')"
+    if [ $((r % 2)) = 1 ]; then psql_ -c "$p" -c "$u" -c "$e" -c "$o" -c "$d" -c "$n" -c "$b" -c "$x"
+    else psql_ -c "$x" -c "$b" -c "$n" -c "$o" -c "$e" -c "$d" -c "$u" -c "$p"; fi
 done
 psql_ -P pager=off <<SQL
 \pset format aligned
@@ -102,7 +114,7 @@ SELECT m.method, round(m.ms::numeric) AS "median ms", round(((SELECT count(*) FR
  ORDER BY 2;
 SELECT count(*) AS "excl rows", (SELECT count(*) FROM t_plain) AS "plain rows" FROM t_excl;
 SQL
-psql_ -c "DROP TABLE t_plain, t_excl, new_a, new_b"
+psql_ -c "DROP TABLE t_plain, t_excl, t_none, t_btree, t_btree_excl, new_a, new_b"
 fi
 
 [[ " $PARTS " == *" scoped "* ]] || exit 0

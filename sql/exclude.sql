@@ -206,5 +206,40 @@ SELECT count(*) AS values_lost
 RESET enable_indexscan;
 RESET enable_bitmapscan;
 
-DROP TABLE pages, k0, k64, k12, dup, docs, scoped, site_pages;
+-- The check done while inserting (scan.c): below m bits aminsert searches
+-- the row's own buckets under the lock it appends under, and the core's
+-- check that follows takes that result.  The second of two equal rows in
+-- one statement must still find the first, ON CONFLICT's pre-check too.
+CREATE TABLE twice (fp simhash, EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+INSERT INTO twice VALUES ('0123456789abcdef'), ('0123456789abcdef');
+INSERT INTO twice VALUES ('0123456789abcdef'), ('0123456789abcdee'), ('0123456789abcdef')
+ON CONFLICT DO NOTHING;
+SELECT count(*) FROM twice;
+-- Eight tables (two WAL records per row, each group searched under its own
+-- locks), a radius per row: 7 is below m, 9 a search of the index's own.
+CREATE TABLE eight (id int, fp simhash, r int);
+ALTER TABLE eight ADD EXCLUDE USING simhash (simhash_ball(fp, r) WITH <@>) WITH (blocks = 8);
+INSERT INTO eight SELECT g, ex_flip(ex_fp(g % 50), g, g % 12), CASE WHEN g % 5 = 0 THEN 9 ELSE 7 END
+  FROM generate_series(1, 600) g ON CONFLICT DO NOTHING;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*) AS pairs_within_their_radii
+  FROM eight a JOIN eight b ON a.id < b.id AND hamming_distance(a.fp, b.fp) <= least(a.r, b.r);
+SELECT count(*) AS values_lost
+  FROM generate_series(1, 600) g
+ WHERE NOT EXISTS (SELECT FROM eight WHERE hamming_distance(fp, ex_flip(ex_fp(g % 50), g, g % 12))
+                      <= least(r, CASE WHEN g % 5 = 0 THEN 9 ELSE 7 END));
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+-- A bucket with an overflow chain (1,500 values with one first block, k = 0)
+-- is searched by the check itself, chain and all.
+CREATE TABLE chain (fp simhash, CONSTRAINT chain_excl EXCLUDE USING simhash (simhash_ball(fp, 0) WITH <@>));
+INSERT INTO chain SELECT ('0123' || lpad(to_hex(g * 7919), 12, '0'))::simhash
+  FROM generate_series(1, 1500) g;
+INSERT INTO chain VALUES (('0123' || lpad(to_hex(700 * 7919), 12, '0'))::simhash);
+INSERT INTO chain VALUES (('0123' || lpad(to_hex(1499 * 7919), 12, '0'))::simhash) ON CONFLICT DO NOTHING;
+SELECT count(*) FROM chain;
+SELECT simhash_index_check('chain_excl');
+
+DROP TABLE pages, k0, k64, k12, dup, docs, scoped, site_pages, twice, eight, chain;
 DROP FUNCTION ex_fp(integer), ex_flip(simhash, integer, integer);

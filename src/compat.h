@@ -63,6 +63,29 @@
 #endif
 
 /*
+ * ReadRecentBuffer (PostgreSQL 14 on) pins a block through the buffer it was
+ * last seen in, without a buffer mapping lookup, when that buffer still
+ * holds it; its relation argument changed type in 16.  13 has none: the
+ * caller reads the block the usual way.
+ */
+#if PG_VERSION_NUM >= 160000
+#define SIMHASH_READ_RECENT_BUFFER(rel, blkno, buf) \
+	ReadRecentBuffer((rel)->rd_locator, MAIN_FORKNUM, (blkno), (buf))
+#elif PG_VERSION_NUM >= 140000
+#define SIMHASH_READ_RECENT_BUFFER(rel, blkno, buf) \
+	ReadRecentBuffer((rel)->rd_node, MAIN_FORKNUM, (blkno), (buf))
+#else
+#define SIMHASH_READ_RECENT_BUFFER(rel, blkno, buf) ((void) (buf), false)
+#endif
+
+/* This backend's local transaction id: inside vxid from PostgreSQL 17 on. */
+#if PG_VERSION_NUM >= 170000
+#define SIMHASH_MY_LXID (MyProc->vxid.lxid)
+#else
+#define SIMHASH_MY_LXID (MyProc->lxid)
+#endif
+
+/*
  * PostgreSQL 14 added aminsert's indexUnchanged hint and ProcessUtility's
  * readOnlyTree flag.  Functions with those signatures take their
  * parameters, and pass them on, through these lists.

@@ -30,6 +30,12 @@
  * inserting transaction did not commit, so the entries point at a dead heap
  * tuple that scans skip and VACUUM removes.
  *
+ * An exclusion constraint's index searches each locked bucket for the
+ * row's conflicts just before appending to it, when the core's check that
+ * follows would read exactly those buckets (below m bits): the check then
+ * takes that result (THE CHECK DONE WHILE INSERTING in scan.c).  A group
+ * that falls back to the per-table path drops it, and the check searches.
+ *
  * Why holding several bucket locks cannot deadlock.  Give every lock a rank:
  * bucket and overflow pages of table t rank (t, position in the bucket's
  * chain); directory pages, pages being initialised and the metapage rank
@@ -104,7 +110,7 @@ ShCheckConflictIn(Relation index, Buffer buf)
  */
 bool
 ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
-			  uint64 fp, ItemPointer tid, bool prefetch)
+			  uint64 fp, ItemPointer tid, bool prefetch, bool stash)
 {
 	Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 	ShAppend	apps[MAX_GENERIC_XLOG_PAGES];
@@ -146,6 +152,12 @@ ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
 	}
 	for (int i = 0; i < n; i++)
 		ShCheckConflictIn(index, bufs[i]);
+	if (stash)
+	{
+		/* the exclusion check's search, before our entry is there (scan.c) */
+		for (int i = 0; i < n; i++)
+			ShStashPage(first + i, BufferGetPage(bufs[i]));
+	}
 
 	for (int i = 0; i < n; i++)
 	{
@@ -186,6 +198,8 @@ shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 	const ShLayout *layout;
 	ShAmCache  *cache;
 	uint64		fp;
+	bool		stash;
+	bool		grouped = true;
 
 	if (!ShIndexKey(index, values, isnull, &fp))
 		return false;
@@ -193,17 +207,21 @@ shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 		return false;
 	cache = ShGetHintedCache(index);
 	layout = &cache->layout;
+	stash = ShStashStart(index, indexInfo, values, isnull, fp);
 	for (int first = 0; first < layout->ntables; first += MAX_GENERIC_XLOG_PAGES)
 	{
 		int			n = Min(layout->ntables - first, MAX_GENERIC_XLOG_PAGES);
 
 		if (!ShInsertGroup(index, cache, first, n, fp, ht_ctid,
-						   indexInfo->ii_ExclusionOps != NULL))
+						   indexInfo->ii_ExclusionOps != NULL, stash && grouped))
 		{
+			grouped = false;
 			for (int t = first; t < first + n; t++)
 				ShInsertEntry(index, layout, t, fp, ht_ctid);
 		}
 	}
+	if (stash)
+		ShStashFinish(grouped);
 	return false;
 }
 

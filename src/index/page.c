@@ -710,6 +710,90 @@ HintSlot(Relation index, int table, uint32 prefix)
 						 (prefix >> cache->hintshift[table])];
 }
 
+/* Whether the hint names a bucket that covered prefix when it was seen. */
+static inline bool
+HintCovers(const ShBucketHint *hint, uint32 prefix)
+{
+	return hint->blkno != SH_METAPAGE_BLKNO && prefix >= hint->lo && prefix <= hint->last;
+}
+
+/*
+ * The hint for (table, prefix): its slot's, or, when a bucket boundary
+ * falls inside the slot's prefixes and the slot remembers the bucket on the
+ * other side, the neighbouring slot's on the prefix's side, which usually
+ * remembers the right bucket (buckets span several slots).  NULL when
+ * neither covers the prefix.  Without the neighbour, a slot straddling a
+ * boundary would send a share of its lookups the long way for good, each
+ * flipping the slot to the other bucket.
+ */
+static ShBucketHint *
+FindHint(Relation index, int table, uint32 prefix)
+{
+	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
+	ShBucketHint *hint = HintSlot(index, table, prefix);
+	uint32		slot;
+
+	if (hint == NULL || HintCovers(hint, prefix))
+		return hint;
+	if (hint->blkno == SH_METAPAGE_BLKNO)
+		return NULL;
+	slot = prefix >> cache->hintshift[table];
+	if (prefix > hint->last && slot + 1 < ((uint32) 1 << cache->hintbits))
+		hint++;
+	else if (prefix < hint->lo && slot > 0)
+		hint--;
+	else
+		return NULL;
+	return HintCovers(hint, prefix) ? hint : NULL;
+}
+
+/*
+ * Records that bucket blkno (read into buffer, or InvalidBuffer) covers the
+ * prefixes [lo, last] of table: in every slot whose prefixes all lie in that
+ * range, and in the slots at its edges that remember nothing yet.
+ */
+static void
+HintRange(Relation index, int table, uint32 lo, uint32 last, BlockNumber blkno,
+		  Buffer buffer)
+{
+	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
+	int			shift = cache->hintshift[table];
+
+	for (uint32 s = lo >> shift; s <= last >> shift; s++)
+	{
+		ShBucketHint *hint = &cache->hints[((uint32) table << cache->hintbits) | s];
+		bool		inside = (s << shift) >= lo && ((s + 1) << shift) - 1 <= last;
+
+		if (!inside && hint->blkno != SH_METAPAGE_BLKNO)
+			continue;
+		if (hint->blkno != blkno || BufferIsValid(buffer))
+			hint->buffer = buffer;
+		hint->blkno = blkno;
+		hint->lo = (uint16) lo;
+		hint->last = (uint16) last;
+	}
+}
+
+/*
+ * Pins the hinted bucket's block: through the buffer it was last read into
+ * when that still holds it (no buffer mapping lookup, a cold cache line or
+ * two per lookup in a large shared_buffers), else the usual way,
+ * remembering the buffer.  Temporary indexes' local buffers are read the
+ * usual way.
+ */
+static Buffer
+ReadHintedBlock(Relation index, ShBucketHint *hint)
+{
+	Buffer		buf;
+
+	if (BufferIsValid(hint->buffer) &&
+		SIMHASH_READ_RECENT_BUFFER(index, hint->blkno, hint->buffer))
+		return hint->buffer;
+	buf = ReadBuffer(index, hint->blkno);
+	hint->buffer = BufferIsLocal(buf) ? InvalidBuffer : buf;
+	return buf;
+}
+
 /*
  * First half of ShLockBucketCached: pins the bucket that the hints say
  * covers prefix, without locking it, and asks the CPU for its header and
@@ -720,15 +804,13 @@ HintSlot(Relation index, int table, uint32 prefix)
 Buffer
 ShPinHintedBucket(Relation index, int table, uint32 prefix)
 {
-	ShBucketHint *hint;
+	ShBucketHint *hint = FindHint(index, table, prefix);
 	Buffer		buf;
 	const char *page;
 
-	hint = HintSlot(index, table, prefix);
-	if (hint == NULL || hint->blkno == SH_METAPAGE_BLKNO ||
-		prefix < hint->lo || prefix > hint->last)
+	if (hint == NULL)
 		return InvalidBuffer;
-	buf = ReadBuffer(index, hint->blkno);
+	buf = ReadHintedBlock(index, hint);
 	page = BufferGetPage(buf);
 	__builtin_prefetch(page);
 	__builtin_prefetch(page + BLCKSZ - 1);
@@ -746,6 +828,7 @@ ShLockPinnedBucket(Relation index, int table, uint32 prefix, int mode, Buffer pi
 {
 	ShBucketHint *hint;
 	ShPageOpaque opaque;
+	ShDirCopy	dir;
 	Buffer		buf;
 
 	if (BufferIsValid(pinned))
@@ -759,16 +842,38 @@ ShLockPinnedBucket(Relation index, int table, uint32 prefix, int mode, Buffer pi
 		UnlockReleaseBuffer(pinned);	/* split since: go the long way */
 	}
 	ShGetLayout(index);
+	ShInitDirCopy(&dir);
 	buf = ShLockBucket(index, table, prefix, mode,
-					   &((ShAmCache *) index->rd_amcache)->roots, NULL);
+					   &((ShAmCache *) index->rd_amcache)->roots, &dir);
 	opaque = ShPageGetOpaque(BufferGetPage(buf));
-	hint = HintSlot(index, table, prefix);
-	if (hint != NULL)
+	if (HintSlot(index, table, prefix) == NULL)
+		return buf;
+
+	/*
+	 * Learn the whole chunk from the directory page the lookup read, if it
+	 * read one, so that a backend's first lookups do not each go the long
+	 * way; then the bucket found, with its buffer.
+	 */
+	if (dir.chunk == (int) (prefix >> SH_CHUNK_BITS) && dir.table == table)
 	{
-		hint->blkno = BufferGetBlockNumber(buf);
-		hint->lo = (uint16) opaque->lo;
-		hint->last = (uint16) (opaque->hi - 1);
+		uint32		base = (uint32) dir.chunk << SH_CHUNK_BITS;
+		uint32		end = ShChunkEnd(&((ShAmCache *) index->rd_amcache)->layout,
+									 table, dir.chunk) - base;
+
+		for (uint32 a = 0, b; a < end; a = b)
+		{
+			for (b = a + 1; b < end && dir.dir[b] == dir.dir[a]; b++)
+				;
+			HintRange(index, table, base + a, base + b - 1, dir.dir[a], InvalidBuffer);
+		}
 	}
+	HintRange(index, table, opaque->lo, opaque->hi - 1, BufferGetBlockNumber(buf),
+			  BufferIsLocal(buf) ? InvalidBuffer : buf);
+	hint = HintSlot(index, table, prefix);
+	hint->blkno = BufferGetBlockNumber(buf);
+	hint->lo = (uint16) opaque->lo;
+	hint->last = (uint16) (opaque->hi - 1);
+	hint->buffer = BufferIsLocal(buf) ? InvalidBuffer : buf;
 	return buf;
 }
 

@@ -216,7 +216,7 @@ FlushRows(Relation index, ShAmCache *cache, PendingIndex *pi)
 			uint16		mask = (uint16) (((1 << n) - 1) << first);
 
 			if ((e->done & mask) == 0 &&
-				ShInsertGroup(index, cache, first, n, e->fp, &e->tid, false))
+				ShInsertGroup(index, cache, first, n, e->fp, &e->tid, false, false))
 				e->done |= mask;
 			for (int t = first; t < first + n; t++)
 			{

@@ -31,10 +31,13 @@
 #include "index/shindex.h"
 
 #include "access/relscan.h"
+#include "access/xact.h"
 #include "lib/qunique.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
+#include "storage/proc.h"
 #include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -300,6 +303,40 @@ ScanSinglePage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 }
 
 /*
+ * Emits the entry of a bucket or overflow page of table t if it passes:
+ * distance to the center in (mindist, radius], prefix at least minprefix,
+ * and, when probing (probe not NULL), block t within probe[t] while no
+ * earlier block is within its own probe radius; then the quals.
+ */
+static pg_attribute_always_inline void
+ScanEntry(ShScanOpaque so, const char *entry, int t, uint32 minprefix, int radius,
+		  const int *probe)
+{
+	const ShLayout *layout = &so->layout;
+	uint64		fp = ShEntryFingerprint(entry);
+	uint64		x = fp ^ so->center;
+	int			d = SIMHASH_POPCOUNT64(x);
+	ItemPointerData tid;
+
+	if (d > radius || d <= so->mindist)
+		return;
+	if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
+		return;
+	if (probe)
+	{
+		if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
+			return;
+		for (int j = 0; j < t; j++)
+			if (SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j])
+				return;
+	}
+	if (!PassesQuals(so, fp))
+		return;
+	ShEntryTid(entry, &tid);
+	Emit(so, fp, &tid);
+}
+
+/*
  * Emits the entries of one bucket or overflow page of table t that pass:
  * distance to the center in (mindist, radius], prefix at least minprefix,
  * and, when probing (probe not NULL), block t within probe[t] while no
@@ -348,33 +385,35 @@ ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 		return;
 	}
 
-	for (int e = 0; e < opaque->nentries; e++)
+	/*
+	 * The radius search: nearly every entry is too far, so the loop does
+	 * just the distances, four entries at a time, each with one unsigned
+	 * comparison against the window (mindist, radius]; the few inside it
+	 * go through ScanEntry.
+	 */
+	if (radius > so->mindist)
 	{
-		const char *entry = ShPageEntry(page, e);
-		uint64		fp = ShEntryFingerprint(entry);
-		uint64		x = fp ^ center;
-		int			d = SIMHASH_POPCOUNT64(x);
-		ItemPointerData tid;
+		const char *entry = ShPageEntry(page, 0);
+		int			n = opaque->nentries;
+		uint32		above = (uint32) (so->mindist + 1);
+		uint32		span = (uint32) (radius - so->mindist);
+		int			e = 0;
 
-		if (d > radius || d <= so->mindist)
-			continue;
-		if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
-			continue;
-		if (probe)
+		for (; e + 4 <= n; e += 4, entry += 4 * SH_ENTRY_SIZE)
 		{
-			bool		dup = false;
+			uint32		d0 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry) ^ center);
+			uint32		d1 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry + SH_ENTRY_SIZE) ^ center);
+			uint32		d2 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry + 2 * SH_ENTRY_SIZE) ^ center);
+			uint32		d3 = (uint32) SIMHASH_POPCOUNT64(ShEntryFingerprint(entry + 3 * SH_ENTRY_SIZE) ^ center);
 
-			if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
+			if (likely((d0 - above >= span) & (d1 - above >= span) &
+					   (d2 - above >= span) & (d3 - above >= span)))
 				continue;
-			for (int j = 0; j < t && !dup; j++)
-				dup = SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j];
-			if (dup)
-				continue;
+			for (int k = 0; k < 4; k++)
+				ScanEntry(so, entry + k * SH_ENTRY_SIZE, t, minprefix, radius, probe);
 		}
-		if (!PassesQuals(so, fp))
-			continue;
-		ShEntryTid(entry, &tid);
-		Emit(so, fp, &tid);
+		for (; e < n; e++, entry += SH_ENTRY_SIZE)
+			ScanEntry(so, entry, t, minprefix, radius, probe);
 	}
 }
 
@@ -718,6 +757,181 @@ SortByDistance(ShScanOpaque so)
 	so->res = sorted;
 }
 
+/*
+ * THE CHECK DONE WHILE INSERTING
+ *
+ * PostgreSQL checks an exclusion constraint by inserting the row's index
+ * entry and then scanning the index for the row's own key under a dirty
+ * snapshot: of two conflicting rows inserted concurrently, whichever wrote
+ * its entry second finds the other's.  Below m bits the scan probes, in
+ * each block table, exactly the bucket the insert has just written to, so
+ * aminsert does the same search there and then (ShStashStart, ShStashPage,
+ * ShStashFinish): on each bucket page, under the exclusive lock it appends
+ * under, just before appending, with the scan's own ScanPage.  That keeps
+ * the guarantee: on the bucket two conflicting rows share, the second
+ * appender reads the page after the first's entry is on it.  Entries
+ * written after ours are not read, and need not be: their inserters' own
+ * checks read ours.  Our own entry is not read either (the core skips it
+ * anyway; not returning it saves a heap fetch).
+ *
+ * The following scan takes the result instead of reading the buckets again
+ * (ShStashClaim), once: only the first scan of that index after the
+ * insert, in the same command, subtransaction and transaction, under a
+ * dirty snapshot, searching exactly the stashed key and radius, which is
+ * the core's check of that very row (ExecInsertIndexTuples runs it right
+ * after aminsert).  Any other scan or insert on the index drops the stash;
+ * a retry after waiting for a conflicting transaction searches the index.
+ * A bucket with an overflow chain, a bucket that must split, more results
+ * than the stash keeps, or any other search shape: no stash, the scan
+ * searches as always.
+ */
+#define SH_STASH_MAX	64
+
+typedef struct ShStash
+{
+	ShScanOpaqueData so;		/* ScanPage's state; so.res holds the matches */
+	bool		filling;		/* between ShStashStart and ShStashFinish */
+	bool		ready;			/* claimable */
+	Oid			indexoid;
+	uint64		key;
+	int			radius;
+	LocalTransactionId lxid;
+	SubTransactionId subxid;
+	CommandId	cid;
+	ShProbePlan plan;
+} ShStash;
+
+static ShStash *stash = NULL;
+
+/*
+ * Starts a stash for the row with stored value key about to be written to
+ * index, if the index's exclusion check will be a search of radius below m
+ * bits by the row's own ball (the <@> constraint) and scope values none of
+ * which is NULL (the core skips the check of a row with a NULL key).
+ * Returns whether it did; drops any earlier stash in any case.
+ */
+bool
+ShStashStart(Relation index, IndexInfo *indexInfo, Datum *values, bool *isnull,
+			 uint64 key)
+{
+	const ShLayout *layout = ShGetLayout(index);
+	int			fpcol = ShFingerprintColumn(index);
+	int			radius;
+
+	if (stash != NULL)
+		stash->filling = stash->ready = false;
+	if (indexInfo->ii_ExclusionOps == NULL || !ShColumnIsBall(index, fpcol) ||
+		indexInfo->ii_ExclusionStrats[fpcol] != SH_NEAR_STRATEGY)
+		return false;
+	for (int i = 0; i < fpcol; i++)
+		if (indexInfo->ii_ExclusionStrats[i] != SH_SCOPE_STRATEGY || isnull[i])
+			return false;
+	radius = ((SimhashBall *) DatumGetPointer(values[fpcol]))->radius;
+	if (radius < 0 || radius >= layout->ntables)
+		return false;
+	if (stash == NULL)
+		stash = MemoryContextAllocZero(TopMemoryContext, sizeof(ShStash));
+	if (stash->so.res == NULL || stash->so.maxres > SH_STASH_MAX)
+	{
+		/* (ScanPage's Emit may have grown it: a stash then dropped) */
+		if (stash->so.res != NULL)
+			pfree(stash->so.res);
+		stash->so.res = MemoryContextAlloc(TopMemoryContext, sizeof(ShResult) * SH_STASH_MAX);
+	}
+	stash->indexoid = RelationGetRelid(index);
+	stash->key = key;
+	stash->radius = radius;
+	ShPlanProbes(&stash->plan, layout, radius, MaxBlockNumber);
+	stash->so.layout = *layout;
+	stash->so.center = key;
+	stash->so.mindist = -1;
+	stash->so.nearest = false;
+	stash->so.tbm = NULL;
+	stash->so.nquals = 0;		/* the radius is the only qual */
+	stash->so.nres = 0;
+	stash->so.maxres = SH_STASH_MAX;
+	stash->filling = true;
+	return true;
+}
+
+/*
+ * Searches the bucket page of table t that covers the row's prefix there,
+ * locked by the caller, who appends the row's entry to it next.  A bucket
+ * with an overflow chain, or too many matches, drops the stash.
+ */
+void
+ShStashPage(int t, Page page)
+{
+	const ShLayout *layout;
+
+	if (stash == NULL || !stash->filling)
+		return;
+	layout = &stash->so.layout;
+	if (stash->plan.probe[t] < 0)
+		return;
+	Assert(stash->plan.probe[t] == 0);
+	if (ShPageGetOpaque(page)->next != InvalidBlockNumber)
+	{
+		stash->filling = false;
+		return;
+	}
+	ScanPage(&stash->so, page, t, ShPrefix(layout, t, stash->key), stash->radius,
+			 stash->plan.probe);
+	if (stash->so.nres >= SH_STASH_MAX)
+		stash->filling = false;
+}
+
+/*
+ * Ends the insert: complete (every probed table's bucket searched) makes
+ * the stash claimable by the check that follows; otherwise it is dropped.
+ */
+void
+ShStashFinish(bool complete)
+{
+	if (stash == NULL)
+		return;
+	stash->ready = complete && stash->filling;
+	stash->filling = false;
+	if (stash->ready)
+	{
+		stash->lxid = SIMHASH_MY_LXID;
+		stash->subxid = GetCurrentSubTransactionId();
+		stash->cid = GetCurrentCommandId(false);
+	}
+}
+
+/*
+ * After PrepareScan: when this scan is the exclusion check of the row just
+ * inserted into its index (see above), fills so->res with the stashed
+ * matches and returns true.  Drops the stash in any case.
+ */
+static bool
+ShStashClaim(IndexScanDesc scan)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+	bool		claim;
+
+	if (stash == NULL || !stash->ready || stash->indexoid != RelationGetRelid(scan->indexRelation))
+		return false;
+	stash->ready = false;
+	claim = scan->xs_snapshot->snapshot_type == SNAPSHOT_DIRTY &&
+		stash->lxid == SIMHASH_MY_LXID &&
+		stash->subxid == GetCurrentSubTransactionId() &&
+		stash->cid == GetCurrentCommandId(false) &&
+		!so->empty && !so->unscoped && so->norder == 0 &&
+		so->nquals == 1 && so->drive == 0 &&
+		so->qcenter[0] == stash->key && so->qradius[0] == stash->radius &&
+		so->recheck;
+	if (!claim)
+		return false;
+	Assert(stash->so.nres <= so->maxres);
+	memcpy(so->res, stash->so.res, sizeof(ShResult) * stash->so.nres);
+	so->nres = stash->so.nres;
+	so->pos = 0;
+	so->exhausted = true;
+	return true;
+}
+
 IndexScanDesc
 shbeginscan(Relation r, int nkeys, int norderbys)
 {
@@ -1038,7 +1252,10 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 		elog(ERROR, "simhash indexes only scan forward");
 	PopConflictContext(so);
 	if (!so->ready)
+	{
 		PrepareScan(scan);
+		ShStashClaim(scan);
+	}
 
 	while (so->pos >= so->nres)
 	{
@@ -1105,6 +1322,8 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 
 	PrepareScan(scan);
+	if (stash != NULL && stash->indexoid == RelationGetRelid(scan->indexRelation))
+		stash->ready = false;
 	if (so->empty)
 		return 0;
 	so->tbm = tbm;

@@ -349,14 +349,17 @@ typedef struct ShDirCopy
 } ShDirCopy;
 
 /*
- * A bucket seen by a lookup (ShLockBucketCached): its block and the
- * prefixes [lo, last] it covered then.  blkno 0 (the metapage): none.
+ * A bucket seen by a lookup (ShLockBucketCached): its block, the prefixes
+ * [lo, last] it covered then, and the shared buffer it was read into (or
+ * InvalidBuffer), tried first when the block is read again.  blkno 0 (the
+ * metapage): none.
  */
 typedef struct ShBucketHint
 {
 	BlockNumber blkno;
 	uint16		lo;
 	uint16		last;
+	Buffer		buffer;
 } ShBucketHint;
 
 /*
@@ -491,7 +494,7 @@ extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,
 							const ShNewEntry *entries, int n);
 extern bool ShInsertGroup(Relation index, ShAmCache *cache, int first, int n,
-						  uint64 fp, ItemPointer tid, bool prefetch);
+						  uint64 fp, ItemPointer tid, bool prefetch, bool stash);
 
 /* wal.c */
 extern void ShAppendLogged(Relation index, const ShAppend *apps, int napps);
@@ -516,6 +519,10 @@ extern void shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 extern bool shgettuple(IndexScanDesc scan, ScanDirection dir);
 extern int64 shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void shendscan(IndexScanDesc scan);
+extern bool ShStashStart(Relation index, struct IndexInfo *indexInfo, Datum *values,
+						 bool *isnull, uint64 key);
+extern void ShStashPage(int t, Page page);
+extern void ShStashFinish(bool complete);
 
 /* vacuum.c */
 extern IndexBulkDeleteResult *shbulkdelete(IndexVacuumInfo *info,
