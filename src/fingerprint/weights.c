@@ -245,6 +245,44 @@ CapOf(Weighting weighting, int64 total)
 	return Max((9 * total + 199) / 200, floor);
 }
 
+/* Weight of an occurrence by the length of its run (see weights.h). */
+const int16 simhash_run_weight_v3[SIMHASH_RUN_CAP + 1] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+	21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
+	39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
+	57, 58, 59, 60, 61, 62, 63, 64};
+
+/* floor(2.0 * L * sqrt(L) + 0.5); test/golden/reference.c computes it */
+const int16 simhash_run_weight_v4[SIMHASH_RUN_CAP + 1] = {
+	0, 2, 6, 10, 16, 22, 29, 37, 45, 54, 63, 73, 83, 94, 105, 116, 128, 140,
+	153, 166, 179, 192, 206, 221, 235, 250, 265, 281, 296, 312, 329, 345,
+	362, 379, 397, 414, 432, 450, 468, 487, 506, 525, 544, 564, 584, 604,
+	624, 644, 665, 686, 707, 728, 750, 772, 794, 816, 838, 861, 883, 906,
+	930, 953, 976, 1000, 1024};
+
+StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= 65535,
+				 "a run's words must fit a 16-bit lane");
+
+/*
+ * Version 4's cap of a document of total weight total (in sixteenths) and
+ * words words, under weighting runs or tf: see SIMHASH_CAP_WORDS.
+ */
+int64
+CapOfRobust(Weighting weighting, int64 total, int64 words)
+{
+	int64		least = weighting == WEIGHTING_RUNS ?
+		SIMHASH_WEIGHT_SCALE * simhash_run_weight_v4[SIMHASH_RUN_CAP] :
+		SIMHASH_WEIGHT_SCALE;
+	int64		cap;
+
+	if (words <= SIMHASH_CAP_WORDS)
+		cap = (9 * total + 199) / 200;
+	else
+		cap = (int64) ceil(9.0 * (double) total / 200.0 *
+						   sqrt((double) SIMHASH_CAP_WORDS / (double) words));
+	return Max(cap, least);
+}
+
 /* The cap of weighting log for a document of weight total. */
 double
 CapOfLog(double total)
@@ -577,8 +615,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		sum += robust - scaled[k];
 	}
 
-	/* version 3's cap of the new total, its floor scaled */
-	cap = Max((9 * sum + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+	cap = CapOfRobust(weighting, sum, t->words);
 	for (int bit = 0; bit < SIMHASH_BITS; bit++)
 		ones[bit] *= SIMHASH_WEIGHT_SCALE;
 	*total *= SIMHASH_WEIGHT_SCALE;
@@ -612,11 +649,15 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		pfree(buffer);
 }
 
-/* Adds the count words in run, each with weight w, and clears run. */
+/*
+ * Adds the count words in run, each with the weight of a run of len words,
+ * and clears run.
+ */
 void
-RunCounterClose(RunCounter *rc, int64 count, int64 w)
+RunCounterClose(RunCounter *rc, int64 count, int64 len)
 {
 	WideLaneCounter *c = &rc->weighted;
+	int64		w = rc->weights[len];
 
 	CapTableRunEnd(&rc->cap, w);
 	if (count == 0)
@@ -695,6 +736,7 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->fastruns = w->runs && !w->counting && singlewords;
 	w->robust = version >= 4 && singlewords &&
 		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
+	w->rc.weights = w->robust ? simhash_run_weight_v4 : simhash_run_weight_v3;
 	/* zeroed: every counter starts at zero; buffers only where used */
 	if (w->runs && !w->fastruns)
 	{
@@ -729,7 +771,12 @@ UncappedWeight(Weighting weighting, const FeatureStat *stat)
 	return 0.0;
 }
 
-/* Counts one occurrence of a feature of weight weight (> 1 for runs only). */
+/*
+ * Counts one occurrence of a feature of weight weight (> 1 for runs only:
+ * its run's length, which version 4 weighs as simhash_run_weight_v4 says;
+ * its single words weighted runs are counted here only with introspection,
+ * otherwise by RunCounter).
+ */
 static inline void
 Count(Weigher *w, uint64 hash, int64 weight, const char *feature, int len)
 {
@@ -767,7 +814,7 @@ Count(Weigher *w, uint64 hash, int64 weight, const char *feature, int len)
 			}
 		}
 		e->stat.count++;
-		e->stat.runweight += weight;
+		e->stat.runweight += w->robust && w->runs ? simhash_run_weight_v4[weight] : weight;
 	}
 	w->seq++;
 }
@@ -926,7 +973,7 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 				w * SIMHASH_WEIGHT_SCALE;
 			total += robust[i];
 		}
-		cap = Max((9 * total + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+		cap = CapOfRobust(weighting, total, words);
 		for (int64 i = 0; i < n; i++)
 			stats[i].weight = (double) (i < firstuncapped ? Min(robust[i], cap) : robust[i]) /
 				SIMHASH_WEIGHT_SCALE;
@@ -964,6 +1011,8 @@ WeigherResult(Weigher *w, uint64 *result)
 	{
 		LaneCounter *lanes = &w->tf.lanes;
 		int64		cap;
+		/* rc's words of capped runs (w->capped: other features, version 3) */
+		int64		capweight = w->rc.weights[SIMHASH_RUN_CAP];
 
 		LaneCounterFlush(lanes);
 		LaneCounterFlush(&w->capped);
@@ -973,10 +1022,10 @@ WeigherResult(Weigher *w, uint64 *result)
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
 			lanes->ones[bit] += SIMHASH_RUN_CAP * w->capped.ones[bit] +
 				w->weighted.ones[bit] +
-				SIMHASH_RUN_CAP * w->rc.capped.ones[bit] +
+				capweight * w->rc.capped.ones[bit] +
 				w->rc.weighted.ones[bit];
 		lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
-			SIMHASH_RUN_CAP * w->rc.capped.total + w->rc.weighted.total;
+			capweight * w->rc.capped.total + w->rc.weighted.total;
 		/* one of the two tables holds the totals; the other is unused */
 		if (w->robust)
 		{
