@@ -33,7 +33,8 @@
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
- * fingerprint in hex (empty for NULL).
+ * fingerprint in hex (empty for NULL).  "reference tokens" lists the
+ * tokens of documents instead (write_tokens), for bench/weights_sim.py.
  *
  * Build and run: see test/golden/README.
  */
@@ -64,6 +65,7 @@ typedef struct Token
 	int			len;
 	bool		gap;			/* something between it and the previous */
 	bool		newrun;			/* a run break between it and the previous */
+	bool		newline;		/* a line break between it and the previous */
 	int			run;			/* index of its run */
 } Token;
 
@@ -172,6 +174,7 @@ typedef struct TokenList
 	int			n;
 	int			cap;
 	bool		newrun;
+	bool		newline;
 } TokenList;
 
 static void
@@ -186,8 +189,10 @@ push(TokenList *tl, char *s, int len, bool gap)
 	tl->toks[tl->n].len = len;
 	tl->toks[tl->n].gap = gap;
 	tl->toks[tl->n].newrun = tl->newrun;
+	tl->toks[tl->n].newline = tl->newline;
 	tl->n++;
 	tl->newrun = false;
+	tl->newline = false;
 }
 
 /* Segments norm[0..nn), a text of its own, with ICU's word break rules. */
@@ -228,6 +233,8 @@ segment_words(const UChar *norm, int32_t nn, bool numbers, TokenList *tl)
 				U16_NEXT(norm, i, end, c);
 				if (breaks_run(c))
 					tl->newrun = true;
+				if (c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029)
+					tl->newline = true;
 			}
 			free(out);
 			continue;
@@ -304,7 +311,7 @@ tokenize(const char *text, bool numbers, int *ntokens)
 	UChar	   *u16,
 			   *norm;
 	const UNormalizer2 *nfkc = unorm2_getNFKCCasefoldInstance(&st);
-	TokenList	tl = {NULL, 0, 0, true};
+	TokenList	tl = {NULL, 0, 0, true, true};
 
 	u_strFromUTF8WithSub(NULL, 0, &n16, text, -1, 0xFFFD, NULL, &st);
 	st = U_ZERO_ERROR;
@@ -651,6 +658,62 @@ write_field(const char *s)
 		fputs(s, stdout);
 }
 
+/*
+ * "reference tokens": the tokens of each document of a tab-separated file
+ * (first field an integer id, last field the text, with \n and \\ escaped
+ * as COPY writes them; bench/make_quality_sets.py's docs.tsv and long.tsv)
+ * under version 4, for bench/weights_sim.py: per document its id and
+ * number of tokens n (int32 each), the n XXH3 hashes of the tokens (uint64),
+ * then n flag bytes (bit 0: a run break before the token, bit 1: a line
+ * break before it; both set for the first), native byte order.
+ */
+static void
+write_tokens(void)
+{
+	static char line[1 << 23];
+	static char text[1 << 23];
+
+	version = 4;
+	while (fgets(line, sizeof(line), stdin))
+	{
+		int32_t		id = atoi(line);
+		char	   *last = strrchr(line, '\t');
+		size_t		len = 0;
+		int			ntok;
+		Token	   *toks;
+
+		if (last == NULL)
+			die("tokens: a line without a tab");
+		for (char *p = last + 1; *p && *p != '\n'; p++)
+		{
+			if (*p == '\\' && p[1] == 'n')
+				text[len++] = '\n', p++;
+			else if (*p == '\\' && p[1] == '\\')
+				text[len++] = '\\', p++;
+			else
+				text[len++] = *p;
+		}
+		text[len] = '\0';
+		toks = tokenize(text, false, &ntok);
+		fwrite(&id, 4, 1, stdout);
+		fwrite(&ntok, 4, 1, stdout);
+		for (int i = 0; i < ntok; i++)
+		{
+			uint64_t	h = XXH3_64bits(toks[i].s, toks[i].len);
+
+			fwrite(&h, 8, 1, stdout);
+		}
+		for (int i = 0; i < ntok; i++)
+		{
+			unsigned char f = (i == 0 || toks[i].newrun) | ((i == 0 || toks[i].newline) << 1);
+
+			fwrite(&f, 1, 1, stdout);
+			free(toks[i].s);
+		}
+		free(toks);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -662,6 +725,11 @@ main(int argc, char **argv)
 				line[256];
 	bool		header = true;
 
+	if (argc > 1 && strcmp(argv[1], "tokens") == 0)
+	{
+		write_tokens();
+		return 0;
+	}
 	if (argc > 1)
 		version = atoi(argv[1]);
 	if (version != 3 && version != 4)
