@@ -30,7 +30,10 @@
  * √occurrences lifts a document's own repeated words, and the built-in
  * frequency list (frequent_words.c) damps the words every text of the
  * language shares, which on long documents pulled unrelated texts of one
- * genre within a few bits (scripts/bench-quality.sh measures both).  The
+ * genre within a few bits (scripts/bench-quality.sh measures both).  Under
+ * runs it also weighs an occurrence 2 L sqrt(L) for a run of L words
+ * instead of L (simhash_run_weight_v4: ads and template lines are short
+ * runs), and its cap tightens past SIMHASH_CAP_WORDS words (CapOfRobust).  The
  * lanes count version 3's weights; CapTableApplyRobust corrects the sums
  * from the table of totals, which counts each word's occurrences too.
  *

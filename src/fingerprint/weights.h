@@ -28,8 +28,9 @@
  * (weights.c, WeigherRobust): each distinct word of the first
  * SIMHASH_CAP_FEATURES weighs
  *		R = round(SIMHASH_WEIGHT_SCALE * w * sqrt(occurrences) * d)
- * before the cap, where w is its total weight under version 3 (the sum of
- * its run lengths, or its occurrences under tf) and d = 1, or for a word
+ * before the cap, where w is its total weight (under runs the sum of the
+ * weights of its occurrences' runs, simhash_run_weight_v4 below; under tf
+ * its occurrences) and d = 1, or for a word
  * of the built-in frequency list (frequent_words.c) whose share of the
  * language's words, s parts per million, exceeds SIMHASH_DAMP_PPM,
  *		d = 1 - g * (1 - SIMHASH_DAMP_PPM / s),
@@ -38,7 +39,7 @@
  * damped fully (d = SIMHASH_DAMP_PPM / s), a short one less, as the pull of
  * the words every text shares grows with the length.  Words past the first
  * SIMHASH_CAP_FEATURES weigh SIMHASH_WEIGHT_SCALE * w.  The cap is then
- * that of version 3 on these weights, its floor times SIMHASH_WEIGHT_SCALE.
+ * CapOfRobust's (see SIMHASH_CAP_WORDS) on these weights.
  */
 #define SIMHASH_WEIGHT_SCALE 16
 #define SIMHASH_DAMP_PPM 10000
@@ -255,8 +256,9 @@ TfCounterAdd(TfCounter *tf, uint64 hash)
  * length and added to the 16-bit lanes in one go.  From the capped length
  * on, words weigh that of SIMHASH_RUN_CAP and are counted once each in
  * capped (multiplied at the end).  weights gives the weight of a run's
- * length: the length itself under version 3 (see SIMHASH_RUN_WEIGHT_MAX).  Integer sums are exact, so this gives the same
- * per-bit sums as counting every word with its weight one by one.
+ * length: the length itself under version 3 (see SIMHASH_RUN_WEIGHT_MAX).
+ * Integer sums are exact, so this gives the same per-bit sums as counting
+ * every word with its weight one by one.
  */
 typedef struct RunCounter
 {
