@@ -191,7 +191,7 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
 
 -- Algorithm version 4 (the default) weighs each distinct single word
 -- round(16 w sqrt(occurrences) d) / 16 before the cap, w the sum over its
--- occurrences of floor(2 L sqrt(L) + 0.5), L the length of the occurrence's
+-- occurrences of floor(L sqrt(L) / 2 + 0.5), L the length of the occurrence's
 -- run (version 3: w = the sum of the L), d = 1 - g (1 - 10000 / s) for a
 -- word of the built-in frequency list whose share s (parts per million)
 -- exceeds 10,000, g = min(1, N / 1000) for a document of N words, else d = 1
@@ -207,7 +207,7 @@ SELECT n AS words, f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight
                  f3.weight < max(f3.weight) OVER (PARTITION BY n) AND
                  f3.weight::bigint % f4.occurrences = 0 THEN
        f4.weight = round(16 * f4.occurrences *
-                         floor(2 * (f3.weight / f4.occurrences) * sqrt(f3.weight / f4.occurrences) + 0.5) *
+                         floor((f3.weight / f4.occurrences) * sqrt(f3.weight / f4.occurrences) / 2 + 0.5) *
                          sqrt(f4.occurrences) *
                          coalesce(1 - least(1, n / 1000.0::float8) * (1 - 10000::float8 / s.ppm), 1)) / 16
        END AS formula

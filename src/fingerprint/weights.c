@@ -31,7 +31,7 @@
  * frequency list (frequent_words.c) damps the words every text of the
  * language shares, which on long documents pulled unrelated texts of one
  * genre within a few bits (scripts/bench-quality.sh measures both).  Under
- * runs it also weighs an occurrence 2 L sqrt(L) for a run of L words
+ * runs it also weighs an occurrence L sqrt(L) / 2 for a run of L words
  * instead of L (simhash_run_weight_v4: ads and template lines are short
  * runs), and its cap tightens past SIMHASH_CAP_WORDS words (CapOfRobust).  The
  * lanes count version 3's weights; CapTableApplyRobust corrects the sums
@@ -255,13 +255,12 @@ const int16 simhash_run_weight_v3[SIMHASH_RUN_CAP + 1] = {
 	39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
 	57, 58, 59, 60, 61, 62, 63, 64};
 
-/* floor(2.0 * L * sqrt(L) + 0.5); test/golden/reference.c computes it */
+/* floor(L * sqrt(L) / 2.0 + 0.5); test/golden/reference.c computes it */
 const int16 simhash_run_weight_v4[SIMHASH_RUN_CAP + 1] = {
-	0, 2, 6, 10, 16, 22, 29, 37, 45, 54, 63, 73, 83, 94, 105, 116, 128, 140,
-	153, 166, 179, 192, 206, 221, 235, 250, 265, 281, 296, 312, 329, 345,
-	362, 379, 397, 414, 432, 450, 468, 487, 506, 525, 544, 564, 584, 604,
-	624, 644, 665, 686, 707, 728, 750, 772, 794, 816, 838, 861, 883, 906,
-	930, 953, 976, 1000, 1024};
+	0, 1, 1, 3, 4, 6, 7, 9, 11, 14, 16, 18, 21, 23, 26, 29, 32, 35, 38, 41,
+	45, 48, 52, 55, 59, 63, 66, 70, 74, 78, 82, 86, 91, 95, 99, 104, 108,
+	113, 117, 122, 126, 131, 136, 141, 146, 151, 156, 161, 166, 172, 177,
+	182, 187, 193, 198, 204, 210, 215, 221, 227, 232, 238, 244, 250, 256};
 
 StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= 65535,
 				 "a run's words must fit a 16-bit lane");
@@ -438,6 +437,9 @@ AddToOnes(int64 *ones, uint64 hash, int64 delta)
  * Adds delta (of any sign) for hash to the per-bit sums held as two
  * counters of 16-bit lanes, pos and neg (WideLaneCounterAdd takes weights
  * up to 65,535): a few SIMD operations instead of AddToOnes' 64 additions.
+ * A larger delta (the repeated words of a long document) goes to the
+ * counter's 64-bit sums at once: in 65,535-sized steps it cost a lane
+ * flush per step.
  */
 static inline void
 AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 delta)
@@ -445,13 +447,10 @@ AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 del
 	WideLaneCounter *c = delta > 0 ? pos : neg;
 	int64		w = delta > 0 ? delta : -delta;
 
-	while (w > 0)
-	{
-		int64		step = Min(w, 65535);
-
-		WideLaneCounterAdd(c, hash, step);
-		w -= step;
-	}
+	if (w <= 65535)
+		WideLaneCounterAdd(c, hash, w);
+	else
+		AddToOnes(c->ones, hash, w);
 }
 
 /*

@@ -29,7 +29,7 @@
  * weigh 16 w; the cap is max(ceil(9 W / 200), 16 * floor) on these weights
  * for N <= 10000, max(ceil(9.0 W / 200.0 * sqrt(10000.0 / N)), 16 * floor)
  * for longer documents.  Under runs an occurrence in a run of L words
- * weighs floor(2 L sqrt(L) + 0.5) instead of L (floor: 1024, a full run).
+ * weighs floor(L sqrt(L) / 2 + 0.5) instead of L (floor: 256, a full run).
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
@@ -412,10 +412,10 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 	for (int r = 0; r < nruns; r++)
 		if (runlen[r] > RUN_CAP)
 			runlen[r] = RUN_CAP;
-	/* version 4: single words weighted runs weigh floor(2 L sqrt(L) + 0.5) */
+	/* version 4: single words weighted runs weigh floor(L sqrt(L) / 2 + 0.5) */
 	if (version >= 4 && !chars_kind && strcmp(weighting, "runs") == 0 && n == 1)
 		for (int r = 0; r < nruns; r++)
-			runlen[r] = (long) floor(2.0 * runlen[r] * sqrt((double) runlen[r]) + 0.5);
+			runlen[r] = (long) floor(runlen[r] * sqrt((double) runlen[r]) / 2.0 + 0.5);
 
 	if (strcmp(kind, "chars") == 0)
 	{
@@ -564,7 +564,7 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 			else
 				c = (long long) ceil(9.0 * (double) t / 200.0 * sqrt(10000.0 / (double) nf));
 			if (strcmp(weighting, "runs") == 0)
-				floor = 1024;	/* the weight of one occurrence in a full run */
+				floor = 256;	/* the weight of one occurrence in a full run */
 			cap = (double) (c > 16 * floor ? c : 16 * floor);
 		}
 		else if (logw)
