@@ -22,7 +22,7 @@ Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
     python3 bench/weights_sim.py /tmp/reference SETS [--power A] [--cap-words N]
         [--occurrences B] [--linear] [--no-long]
   --power A        an occurrence in a run of L words weighs
-                   floor(2 L^A 64^(1.5 - A) + 0.5) (version 4: 1.5)
+                   max(1, floor(L^A 64^(1.5 - A) / 2 + 0.5)) (version 4: 1.5)
   --linear         ... weighs L (version 4 before 2026-11-27; floor 64)
   --cap-words N    the cap's share shrinks as sqrt(N / words) past N words
                    (version 4: 10000; 0: never)
@@ -85,8 +85,8 @@ def fingerprint(p, args, freq, freqkeys):
         occ, least = p['runlen'].astype(float), 64
     else:
         L = p['runlen'].astype(float)
-        occ = np.floor(2 * L ** args.power * 64 ** (1.5 - args.power) + 0.5)
-        least = 1024
+        occ = np.maximum(1, np.floor(L ** args.power * 64 ** (1.5 - args.power) / 2 + 0.5))
+        least = 256
     w = np.bincount(p['inv'], occ, minlength=len(p['uh']))
     r = w * p['count'] ** args.occurrences * 16
     g = min(1.0, p['n'] / 1000)
