@@ -190,19 +190,25 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
  ORDER BY 1;
 
 -- Algorithm version 4 (the default) weighs each distinct single word
--- round(16 w sqrt(occurrences) d) / 16 before the cap, w its version 3
--- weight, d = 1 - g (1 - 10000 / s) for a word of the built-in frequency
--- list whose share s (parts per million) exceeds 10,000, g = min(1, N / 1000)
--- for a document of N words, else d = 1 (src/fingerprint/weights.h).  Each
--- word's weight follows from its version 3 weight (its run lengths) where
--- neither version caps it (formula blank: the word weighs the cap, the
--- largest weight); "the" (72,992), "and" (19,746), "of" (27,115) and "in"
--- (16,572) are damped a little in the short text (N = 17) and fully in the
--- long one (N = 1,700: d = 10000 / s).
+-- round(16 w sqrt(occurrences) d) / 16 before the cap, w the sum over its
+-- occurrences of floor(L sqrt(L) / 2 + 0.5), L the length of the occurrence's
+-- run (version 3: w = the sum of the L), d = 1 - g (1 - 10000 / s) for a
+-- word of the built-in frequency list whose share s (parts per million)
+-- exceeds 10,000, g = min(1, N / 1000) for a document of N words, else d = 1
+-- (src/fingerprint/weights.h).  Each word's weight follows from its version
+-- 3 weight where all its occurrences are in runs of one length L (version 3
+-- weight = occurrences * L) and neither version caps it (formula blank: the
+-- word weighs the cap, the largest weight, or its runs differ in length);
+-- "the" (72,992), "and" (19,746), "of" (27,115) and "in" (16,572) are damped
+-- a little in the short text (N = 17) and fully in the long one (N = 1,700:
+-- d = 10000 / s).
 SELECT n AS words, f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight AS v4_weight,
        CASE WHEN f4.weight < max(f4.weight) OVER (PARTITION BY n) AND
-                 f3.weight < max(f3.weight) OVER (PARTITION BY n) THEN
-       f4.weight = round(16 * f3.weight * sqrt(f4.occurrences) *
+                 f3.weight < max(f3.weight) OVER (PARTITION BY n) AND
+                 f3.weight::bigint % f4.occurrences = 0 THEN
+       f4.weight = round(16 * f4.occurrences *
+                         floor((f3.weight / f4.occurrences) * sqrt(f3.weight / f4.occurrences) / 2 + 0.5) *
+                         sqrt(f4.occurrences) *
                          coalesce(1 - least(1, n / 1000.0::float8) * (1 - 10000::float8 / s.ppm), 1)) / 16
        END AS formula
   FROM (VALUES (1), (100)) r(times),

@@ -30,7 +30,10 @@
  * √occurrences lifts a document's own repeated words, and the built-in
  * frequency list (frequent_words.c) damps the words every text of the
  * language shares, which on long documents pulled unrelated texts of one
- * genre within a few bits (scripts/bench-quality.sh measures both).  The
+ * genre within a few bits (scripts/bench-quality.sh measures both).  Under
+ * runs it also weighs an occurrence L sqrt(L) / 2 for a run of L words
+ * instead of L (simhash_run_weight_v4: ads and template lines are short
+ * runs), and its cap tightens past SIMHASH_CAP_WORDS words (CapOfRobust).  The
  * lanes count version 3's weights; CapTableApplyRobust corrects the sums
  * from the table of totals, which counts each word's occurrences too.
  *
@@ -245,6 +248,43 @@ CapOf(Weighting weighting, int64 total)
 	return Max((9 * total + 199) / 200, floor);
 }
 
+/* Weight of an occurrence by the length of its run (see weights.h). */
+const int16 simhash_run_weight_v3[SIMHASH_RUN_CAP + 1] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+	21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
+	39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
+	57, 58, 59, 60, 61, 62, 63, 64};
+
+/* floor(L * sqrt(L) / 2.0 + 0.5); test/golden/reference.c computes it */
+const int16 simhash_run_weight_v4[SIMHASH_RUN_CAP + 1] = {
+	0, 1, 1, 3, 4, 6, 7, 9, 11, 14, 16, 18, 21, 23, 26, 29, 32, 35, 38, 41,
+	45, 48, 52, 55, 59, 63, 66, 70, 74, 78, 82, 86, 91, 95, 99, 104, 108,
+	113, 117, 122, 126, 131, 136, 141, 146, 151, 156, 161, 166, 172, 177,
+	182, 187, 193, 198, 204, 210, 215, 221, 227, 232, 238, 244, 250, 256};
+
+StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= 65535,
+				 "a run's words must fit a 16-bit lane");
+
+/*
+ * Version 4's cap of a document of total weight total (in sixteenths) and
+ * words words, under weighting runs or tf: see SIMHASH_CAP_WORDS.
+ */
+int64
+CapOfRobust(Weighting weighting, int64 total, int64 words)
+{
+	int64		least = weighting == WEIGHTING_RUNS ?
+		SIMHASH_WEIGHT_SCALE * simhash_run_weight_v4[SIMHASH_RUN_CAP] :
+		SIMHASH_WEIGHT_SCALE;
+	int64		cap;
+
+	if (words <= SIMHASH_CAP_WORDS)
+		cap = (9 * total + 199) / 200;
+	else
+		cap = (int64) ceil(9.0 * (double) total / 200.0 *
+						   sqrt((double) SIMHASH_CAP_WORDS / (double) words));
+	return Max(cap, least);
+}
+
 /* The cap of weighting log for a document of weight total. */
 double
 CapOfLog(double total)
@@ -397,6 +437,9 @@ AddToOnes(int64 *ones, uint64 hash, int64 delta)
  * Adds delta (of any sign) for hash to the per-bit sums held as two
  * counters of 16-bit lanes, pos and neg (WideLaneCounterAdd takes weights
  * up to 65,535): a few SIMD operations instead of AddToOnes' 64 additions.
+ * A larger delta (the repeated words of a long document) goes to the
+ * counter's 64-bit sums at once: in 65,535-sized steps it cost a lane
+ * flush per step.
  */
 static inline void
 AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 delta)
@@ -404,13 +447,10 @@ AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 del
 	WideLaneCounter *c = delta > 0 ? pos : neg;
 	int64		w = delta > 0 ? delta : -delta;
 
-	while (w > 0)
-	{
-		int64		step = Min(w, 65535);
-
-		WideLaneCounterAdd(c, hash, step);
-		w -= step;
-	}
+	if (w <= 65535)
+		WideLaneCounterAdd(c, hash, w);
+	else
+		AddToOnes(c->ones, hash, w);
 }
 
 /*
@@ -651,8 +691,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		sum += robust - scaled[k];
 	}
 
-	/* version 3's cap of the new total, its floor scaled */
-	cap = Max((9 * sum + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+	cap = CapOfRobust(weighting, sum, t->words);
 	for (int bit = 0; bit < SIMHASH_BITS; bit++)
 		ones[bit] *= SIMHASH_WEIGHT_SCALE;
 	*total *= SIMHASH_WEIGHT_SCALE;
@@ -690,11 +729,15 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		pfree(buffer);
 }
 
-/* Adds the count words in run, each with weight w, and clears run. */
+/*
+ * Adds the count words in run, each with the weight of a run of len words,
+ * and clears run.
+ */
 void
-RunCounterClose(RunCounter *rc, int64 count, int64 w)
+RunCounterClose(RunCounter *rc, int64 count, int64 len)
 {
 	WideLaneCounter *c = &rc->weighted;
+	int64		w = rc->weights[len];
 
 	CapTableRunEnd(&rc->cap, w);
 	if (count == 0)
@@ -773,6 +816,7 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->fastruns = w->runs && !w->counting && singlewords;
 	w->robust = version >= 4 && singlewords &&
 		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
+	w->rc.weights = w->robust ? simhash_run_weight_v4 : simhash_run_weight_v3;
 	/* zeroed: every counter starts at zero; buffers only where used */
 	if (w->runs && !w->fastruns)
 	{
@@ -807,7 +851,12 @@ UncappedWeight(Weighting weighting, const FeatureStat *stat)
 	return 0.0;
 }
 
-/* Counts one occurrence of a feature of weight weight (> 1 for runs only). */
+/*
+ * Counts one occurrence of a feature of weight weight (> 1 for runs only:
+ * its run's length, which version 4 weighs as simhash_run_weight_v4 says;
+ * its single words weighted runs are counted here only with introspection,
+ * otherwise by RunCounter).
+ */
 static inline void
 Count(Weigher *w, uint64 hash, int64 weight, const char *feature, int len)
 {
@@ -845,7 +894,7 @@ Count(Weigher *w, uint64 hash, int64 weight, const char *feature, int len)
 			}
 		}
 		e->stat.count++;
-		e->stat.runweight += weight;
+		e->stat.runweight += w->robust && w->runs ? simhash_run_weight_v4[weight] : weight;
 	}
 	w->seq++;
 }
@@ -1004,7 +1053,7 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 				w * SIMHASH_WEIGHT_SCALE;
 			total += robust[i];
 		}
-		cap = Max((9 * total + 199) / 200, CapOf(weighting, 0) * SIMHASH_WEIGHT_SCALE);
+		cap = CapOfRobust(weighting, total, words);
 		for (int64 i = 0; i < n; i++)
 			stats[i].weight = (double) (i < firstuncapped ? Min(robust[i], cap) : robust[i]) /
 				SIMHASH_WEIGHT_SCALE;
@@ -1042,6 +1091,8 @@ WeigherResult(Weigher *w, uint64 *result)
 	{
 		LaneCounter *lanes = &w->tf.lanes;
 		int64		cap;
+		/* rc's words of capped runs (w->capped: other features, version 3) */
+		int64		capweight = w->rc.weights[SIMHASH_RUN_CAP];
 
 		LaneCounterFlush(lanes);
 		LaneCounterFlush(&w->capped);
@@ -1051,10 +1102,10 @@ WeigherResult(Weigher *w, uint64 *result)
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
 			lanes->ones[bit] += SIMHASH_RUN_CAP * w->capped.ones[bit] +
 				w->weighted.ones[bit] +
-				SIMHASH_RUN_CAP * w->rc.capped.ones[bit] +
+				capweight * w->rc.capped.ones[bit] +
 				w->rc.weighted.ones[bit];
 		lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
-			SIMHASH_RUN_CAP * w->rc.capped.total + w->rc.weighted.total;
+			capweight * w->rc.capped.total + w->rc.weighted.total;
 		/* one of the two tables holds the totals; the other is unused */
 		if (w->robust)
 		{

@@ -28,8 +28,9 @@
  * (weights.c, WeigherRobust): each distinct word of the first
  * SIMHASH_CAP_FEATURES weighs
  *		R = round(SIMHASH_WEIGHT_SCALE * w * sqrt(occurrences) * d)
- * before the cap, where w is its total weight under version 3 (the sum of
- * its run lengths, or its occurrences under tf) and d = 1, or for a word
+ * before the cap, where w is its total weight (under runs the sum of the
+ * weights of its occurrences' runs, simhash_run_weight_v4 below; under tf
+ * its occurrences) and d = 1, or for a word
  * of the built-in frequency list (frequent_words.c) whose share of the
  * language's words, s parts per million, exceeds SIMHASH_DAMP_PPM,
  *		d = 1 - g * (1 - SIMHASH_DAMP_PPM / s),
@@ -38,11 +39,42 @@
  * damped fully (d = SIMHASH_DAMP_PPM / s), a short one less, as the pull of
  * the words every text shares grows with the length.  Words past the first
  * SIMHASH_CAP_FEATURES weigh SIMHASH_WEIGHT_SCALE * w.  The cap is then
- * that of version 3 on these weights, its floor times SIMHASH_WEIGHT_SCALE.
+ * CapOfRobust's (see SIMHASH_CAP_WORDS) on these weights.
  */
 #define SIMHASH_WEIGHT_SCALE 16
 #define SIMHASH_DAMP_PPM 10000
 #define SIMHASH_DAMP_WORDS 1000
+
+/*
+ * Version 4's weight of one occurrence under weighting runs, for a run of
+ * L words (1 to SIMHASH_RUN_CAP, longer runs count SIMHASH_RUN_CAP):
+ *		simhash_run_weight_v4[L] = floor(L * sqrt(L) / 2.0 + 0.5)
+ * (IEEE double in that order), 1 for L = 1 up to 256 for L = 64, instead
+ * of L under version 3: short runs (ads, navigation, meta lines, a
+ * template's short sentences) weigh less against a body's long sentences.
+ * At most 256 (63 words of one run must fit a 16-bit lane at once,
+ * RunCounterClose; and the lanes are flushed every 65,535 units of weight,
+ * so the scale sets how often: with 2 L sqrt(L), up to 1,024, the flushes
+ * cost Chinese text 11 % more instructions).  simhash_run_weight_v3[L] = L.
+ */
+#define SIMHASH_RUN_WEIGHT_MAX 256
+extern const int16 simhash_run_weight_v4[SIMHASH_RUN_CAP + 1];
+extern const int16 simhash_run_weight_v3[SIMHASH_RUN_CAP + 1];
+
+/*
+ * Version 4's cap shrinks with the length of long documents: with N the
+ * document's words and W its total weight (in sixteenths),
+ *		cap = max(ceil(9 * W / 200), floor)							N <= SIMHASH_CAP_WORDS
+ *		cap = max(ceil(9.0 * W / 200.0 * sqrt(SIMHASH_CAP_WORDS / N)), floor)	longer
+ * (IEEE double in that order, SIMHASH_CAP_WORDS / N a double division),
+ * floor = SIMHASH_WEIGHT_SCALE * simhash_run_weight_v4[SIMHASH_RUN_CAP]
+ * under runs (one occurrence is never capped), SIMHASH_WEIGHT_SCALE under
+ * tf.  On long documents the few words that repeat most (a manual page's
+ * own name and topic) otherwise pulled unrelated pages of one subject
+ * within a few bits.
+ */
+#define SIMHASH_CAP_WORDS 10000
+extern int64 CapOfRobust(Weighting weighting, int64 total, int64 words);
 
 /* A word of the built-in frequency list: its share, parts per million. */
 typedef struct FrequentWord
@@ -224,24 +256,28 @@ TfCounterAdd(TfCounter *tf, uint64 hash)
  * words go into byte lanes of their own (at most 63 additions, so no byte
  * overflows); when the run ends, those lanes are multiplied by the run's
  * length and added to the 16-bit lanes in one go.  From the capped length
- * on, words weigh SIMHASH_RUN_CAP and are counted once each in capped
- * (multiplied at the end).  Integer sums are exact, so this gives the same
- * per-bit sums as counting every word with its weight one by one.
+ * on, words weigh that of SIMHASH_RUN_CAP and are counted once each in
+ * capped (multiplied at the end).  weights gives the weight of a run's
+ * length: the length itself under version 3 (see SIMHASH_RUN_WEIGHT_MAX).
+ * Integer sums are exact, so this gives the same per-bit sums as counting
+ * every word with its weight one by one.
  */
 typedef struct RunCounter
 {
 	uint64		run[8];			/* byte lanes of the current run's words */
 	int64		runlen;			/* words in the current run */
+	const int16 *weights;		/* weight of an occurrence by run length:
+								 * simhash_run_weight_v3 or _v4 */
 	LaneCounter capped;			/* words of weight SIMHASH_RUN_CAP */
 	WideLaneCounter weighted;	/* words of shorter runs, with their weight */
 	CapTable	cap;			/* each word's total weight */
 } RunCounter;
 
 /*
- * Adds the count words in run, each with weight w, and clears run; ends
- * the run in the cap table too.
+ * Adds the count words in run, each with the weight of a run of len words
+ * (rc->weights[len]), and clears run; ends the run in the cap table too.
  */
-extern void RunCounterClose(RunCounter *rc, int64 count, int64 w);
+extern void RunCounterClose(RunCounter *rc, int64 count, int64 len);
 
 /*
  * One word of hash hash; newrun says that a run break stood between it and
@@ -283,7 +319,7 @@ RunCounterAdd(RunCounter *rc, uint64 hash, bool newrun)
 	{
 		if (rc->runlen == SIMHASH_RUN_CAP)
 			RunCounterClose(rc, SIMHASH_RUN_CAP - 1, SIMHASH_RUN_CAP);
-		CapTableAdd(&rc->cap, hash, SIMHASH_RUN_CAP);
+		CapTableAdd(&rc->cap, hash, rc->weights[SIMHASH_RUN_CAP]);
 		LaneCounterAdd(&rc->capped, hash);
 	}
 }

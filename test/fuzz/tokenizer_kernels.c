@@ -559,6 +559,9 @@ Check(Kernel *k, const char *s, const Span *sp, bool numbers, bool newrun,
 
 		memset(&want, 0, sizeof(want));
 		memset(&have, 0, sizeof(have));
+		/* the run weights of either version (WeigherInit sets them) */
+		want.weights = have.weights = rnd_below(2) ? simhash_run_weight_v4 :
+			simhash_run_weight_v3;
 		CapTableInit(&want.cap, 1024);
 		CapTableInit(&have.cap, 1024);
 		OpenRun(&want, &have, open, seed);

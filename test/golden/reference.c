@@ -26,11 +26,15 @@
  * for a word of the frequency list below whose share s (parts per million)
  * exceeds 10,000, d = 1 - g * (1 - 10000 / s) with g = min(1, N / 1000),
  * N the number of words of the document; the words after the first 65,536
- * weigh 16 w; the cap is max(ceil(9 W / 200), 16 * floor) on these weights.
+ * weigh 16 w; the cap is max(ceil(9 W / 200), 16 * floor) on these weights
+ * for N <= 10000, max(ceil(9.0 W / 200.0 * sqrt(10000.0 / N)), 16 * floor)
+ * for longer documents.  Under runs an occurrence in a run of L words
+ * weighs floor(L sqrt(L) / 2 + 0.5) instead of L (floor: 256, a full run).
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
- * fingerprint in hex (empty for NULL).
+ * fingerprint in hex (empty for NULL).  "reference tokens" lists the
+ * tokens of documents instead (write_tokens), for bench/weights_sim.py.
  *
  * Build and run: see test/golden/README.
  */
@@ -61,6 +65,7 @@ typedef struct Token
 	int			len;
 	bool		gap;			/* something between it and the previous */
 	bool		newrun;			/* a run break between it and the previous */
+	bool		newline;		/* a line break between it and the previous */
 	int			run;			/* index of its run */
 } Token;
 
@@ -169,6 +174,7 @@ typedef struct TokenList
 	int			n;
 	int			cap;
 	bool		newrun;
+	bool		newline;
 } TokenList;
 
 static void
@@ -183,8 +189,10 @@ push(TokenList *tl, char *s, int len, bool gap)
 	tl->toks[tl->n].len = len;
 	tl->toks[tl->n].gap = gap;
 	tl->toks[tl->n].newrun = tl->newrun;
+	tl->toks[tl->n].newline = tl->newline;
 	tl->n++;
 	tl->newrun = false;
+	tl->newline = false;
 }
 
 /* Segments norm[0..nn), a text of its own, with ICU's word break rules. */
@@ -225,6 +233,8 @@ segment_words(const UChar *norm, int32_t nn, bool numbers, TokenList *tl)
 				U16_NEXT(norm, i, end, c);
 				if (breaks_run(c))
 					tl->newrun = true;
+				if (c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029)
+					tl->newline = true;
 			}
 			free(out);
 			continue;
@@ -301,7 +311,7 @@ tokenize(const char *text, bool numbers, int *ntokens)
 	UChar	   *u16,
 			   *norm;
 	const UNormalizer2 *nfkc = unorm2_getNFKCCasefoldInstance(&st);
-	TokenList	tl = {NULL, 0, 0, true};
+	TokenList	tl = {NULL, 0, 0, true, true};
 
 	u_strFromUTF8WithSub(NULL, 0, &n16, text, -1, 0xFFFD, NULL, &st);
 	st = U_ZERO_ERROR;
@@ -402,6 +412,10 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 	for (int r = 0; r < nruns; r++)
 		if (runlen[r] > RUN_CAP)
 			runlen[r] = RUN_CAP;
+	/* version 4: single words weighted runs weigh floor(L sqrt(L) / 2 + 0.5) */
+	if (version >= 4 && !chars_kind && strcmp(weighting, "runs") == 0 && n == 1)
+		for (int r = 0; r < nruns; r++)
+			runlen[r] = (long) floor(runlen[r] * sqrt((double) runlen[r]) / 2.0 + 0.5);
 
 	if (strcmp(kind, "chars") == 0)
 	{
@@ -545,7 +559,12 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 				x->weight = (double) (long long) (r + 0.5);
 				t += (long long) x->weight;
 			}
-			c = (9 * t) / 200 + ((9 * t) % 200 != 0);
+			if (nf <= 10000)
+				c = (9 * t) / 200 + ((9 * t) % 200 != 0);
+			else
+				c = (long long) ceil(9.0 * (double) t / 200.0 * sqrt(10000.0 / (double) nf));
+			if (strcmp(weighting, "runs") == 0)
+				floor = 256;	/* the weight of one occurrence in a full run */
 			cap = (double) (c > 16 * floor ? c : 16 * floor);
 		}
 		else if (logw)
@@ -639,6 +658,62 @@ write_field(const char *s)
 		fputs(s, stdout);
 }
 
+/*
+ * "reference tokens": the tokens of each document of a tab-separated file
+ * (first field an integer id, last field the text, with \n and \\ escaped
+ * as COPY writes them; bench/make_quality_sets.py's docs.tsv and long.tsv)
+ * under version 4, for bench/weights_sim.py: per document its id and
+ * number of tokens n (int32 each), the n XXH3 hashes of the tokens (uint64),
+ * then n flag bytes (bit 0: a run break before the token, bit 1: a line
+ * break before it; both set for the first), native byte order.
+ */
+static void
+write_tokens(void)
+{
+	static char line[1 << 23];
+	static char text[1 << 23];
+
+	version = 4;
+	while (fgets(line, sizeof(line), stdin))
+	{
+		int32_t		id = atoi(line);
+		char	   *last = strrchr(line, '\t');
+		size_t		len = 0;
+		int			ntok;
+		Token	   *toks;
+
+		if (last == NULL)
+			die("tokens: a line without a tab");
+		for (char *p = last + 1; *p && *p != '\n'; p++)
+		{
+			if (*p == '\\' && p[1] == 'n')
+				text[len++] = '\n', p++;
+			else if (*p == '\\' && p[1] == '\\')
+				text[len++] = '\\', p++;
+			else
+				text[len++] = *p;
+		}
+		text[len] = '\0';
+		toks = tokenize(text, false, &ntok);
+		fwrite(&id, 4, 1, stdout);
+		fwrite(&ntok, 4, 1, stdout);
+		for (int i = 0; i < ntok; i++)
+		{
+			uint64_t	h = XXH3_64bits(toks[i].s, toks[i].len);
+
+			fwrite(&h, 8, 1, stdout);
+		}
+		for (int i = 0; i < ntok; i++)
+		{
+			unsigned char f = (i == 0 || toks[i].newrun) | ((i == 0 || toks[i].newline) << 1);
+
+			fwrite(&f, 1, 1, stdout);
+			free(toks[i].s);
+		}
+		free(toks);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -650,6 +725,11 @@ main(int argc, char **argv)
 				line[256];
 	bool		header = true;
 
+	if (argc > 1 && strcmp(argv[1], "tokens") == 0)
+	{
+		write_tokens();
+		return 0;
+	}
 	if (argc > 1)
 		version = atoi(argv[1]);
 	if (version != 3 && version != 4)

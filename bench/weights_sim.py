@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Recomputes version 4's weighting of simhash(text) in Python from each
+document's tokens, to try other weightings on the quality benchmark's sets
+without rebuilding the extension (how the run weights and the cap of long
+documents were chosen: doc/benchmarks.md, "Version 4: run weights and the
+cap of very long documents").
+
+The tokens come from the independent reference implementation
+(test/golden/reference.c, "reference tokens"): each token's XXH3 hash and
+whether a run break or a line break stood before it.  Scored as
+scripts/bench-quality.sh scores: F1, precision and recall at k = 3 per set
+and language, the share of each kind of pair within 3 bits, and the
+unrelated long documents within 3 bits (word 5-shingle Jaccard < 0.1,
+bench/jaccard.py).  The defaults are version 4's formula; with them F1,
+precision, recall and the long documents equal the benchmark's (the shares
+per kind may differ by 0.01: Python rounds the binary double, SQL the exact
+average).
+
+Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
+    gcc -O1 -o /tmp/reference test/golden/reference.c -licuuc -lm
+    python3 bench/make_quality_sets.py SETS
+    python3 bench/weights_sim.py /tmp/reference SETS [--power A] [--cap-words N]
+        [--occurrences B] [--linear] [--no-long]
+  --power A        an occurrence in a run of L words weighs
+                   max(1, floor(L^A 64^(1.5 - A) / 2 + 0.5)) (version 4: 1.5)
+  --linear         ... weighs L (version 4 before 2026-11-27; floor 64)
+  --cap-words N    the cap's share shrinks as sqrt(N / words) past N words
+                   (version 4: 10000; 0: never)
+  --occurrences B  a word's weight times occurrences^B (version 4: 0.5)
+"""
+import argparse
+import importlib.util
+import math
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def frequent_words(reference):
+    """{hash: ppm} of src/fingerprint/frequent_words.c, hashed by the reference."""
+    src = open(os.path.join(ROOT, 'src', 'fingerprint', 'frequent_words.c'), encoding='utf-8').read()
+    words = re.findall(r'\{"([^"]+)", (\d+)\}', src)
+    tsv = ''.join('%d\t%s\n' % (i, w) for i, (w, _) in enumerate(words))
+    out = subprocess.run([reference, 'tokens'], input=tsv.encode(), capture_output=True, check=True).stdout
+    result = {}
+    for i, (h, _) in enumerate(read_tokens(out).values()):
+        result[int(h[0])] = int(words[i][1])
+    return result
+
+
+def read_tokens(data):
+    """{id: (hashes, flags)} from the output of "reference tokens"."""
+    docs, off = {}, 0
+    while off < len(data):
+        i, n = np.frombuffer(data, np.int32, 2, off)
+        off += 8
+        h = np.frombuffer(data, np.uint64, n, off)
+        off += 8 * n
+        fl = np.frombuffer(data, np.uint8, n, off)
+        off += n
+        docs[int(i)] = (h, fl)
+    return docs
+
+
+def prepare(h, fl):
+    """A document's distinct words, their bits (+1/-1) and its runs."""
+    newrun = (fl & 1).astype(bool)
+    newrun[0] = True
+    run = np.cumsum(newrun) - 1
+    runlen = np.minimum(np.bincount(run)[run], 64)
+    uh, inv = np.unique(h, return_inverse=True)
+    bits = np.unpackbits(uh.view(np.uint8).reshape(-1, 8), axis=1, bitorder='little')
+    return dict(n=len(h), runlen=runlen, uh=uh, inv=inv, count=np.bincount(inv),
+                bits=bits.astype(np.int8) * 2 - 1)
+
+
+def fingerprint(p, args, freq, freqkeys):
+    if args.linear:
+        occ, least = p['runlen'].astype(float), 64
+    else:
+        L = p['runlen'].astype(float)
+        occ = np.maximum(1, np.floor(L ** args.power * 64 ** (1.5 - args.power) / 2 + 0.5))
+        least = 256
+    w = np.bincount(p['inv'], occ, minlength=len(p['uh']))
+    r = w * p['count'] ** args.occurrences * 16
+    g = min(1.0, p['n'] / 1000)
+    for k in np.nonzero(np.isin(p['uh'], freqkeys))[0]:
+        ppm = freq[int(p['uh'][k])]
+        if ppm > 10000:
+            r[k] *= 1 - g * (1 - 10000 / ppm)
+    r = np.floor(r + 0.5)
+    total = r.sum()
+    if args.cap_words and p['n'] > args.cap_words:
+        cap = math.ceil(9.0 * total / 200.0 * math.sqrt(args.cap_words / p['n']))
+    else:
+        cap = math.ceil(9 * total / 200)
+    r = np.minimum(r, max(cap, 16 * least))
+    s = r @ p['bits']
+    return int(np.packbits((s > 0).astype(np.uint8), bitorder='little').view(np.uint64)[0])
+
+
+def popcount(x):
+    return np.unpackbits(x.view(np.uint8).reshape(x.shape + (8,)), axis=-1).sum(-1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('reference')
+    ap.add_argument('sets')
+    ap.add_argument('--power', type=float, default=1.5)
+    ap.add_argument('--linear', action='store_true')
+    ap.add_argument('--cap-words', type=int, default=10000)
+    ap.add_argument('--occurrences', type=float, default=0.5)
+    ap.add_argument('--no-long', action='store_true')
+    args = ap.parse_args()
+    freq = frequent_words(args.reference)
+    freqkeys = np.array(list(freq), dtype=np.uint64)
+
+    def tokens(name):
+        with open(os.path.join(args.sets, name), 'rb') as f:
+            out = subprocess.run([args.reference, 'tokens'], stdin=f, capture_output=True, check=True).stdout
+        return {i: prepare(h, fl) for i, (h, fl) in read_tokens(out).items() if len(h)}
+
+    meta = {}
+    for line in open(os.path.join(args.sets, 'docs.tsv'), encoding='utf-8'):
+        f = line.split('\t', 6)
+        meta[int(f[0])] = (f[1], f[2])
+    docs = tokens('docs.tsv')
+    fps = {i: fingerprint(p, args, freq, freqkeys) for i, p in docs.items()}
+    scores = {}
+    for line in open(os.path.join(args.sets, 'pairs.tsv')):
+        a, b, label, kind = line.split()
+        a, b = int(a), int(b)
+        d = bin(fps[a] ^ fps[b]).count('1') if a in fps and b in fps else 64
+        scores.setdefault(meta[a], []).append((int(label), kind, d))
+    print('set      lang   F1@3    P@3    R@3   within 3 bits per kind')
+    for key in sorted(scores):
+        r = scores[key]
+        tp = sum(1 for lab, _, d in r if lab == 1 and d <= 3)
+        fp = sum(1 for lab, _, d in r if lab == 0 and d <= 3)
+        pos = sum(1 for lab, _, _ in r if lab == 1)
+        kinds = {}
+        for lab, kind, d in r:
+            kinds.setdefault((-lab, kind), []).append(d <= 3)
+        print('%-8s %-4s %6.3f %6.3f %6.3f   %s' % (
+            key[0], key[1], 2 * tp / (2 * tp + fp + pos - tp), tp / max(tp + fp, 1), tp / pos,
+            ', '.join('%s %.2f' % (k[1], np.mean(v)) for k, v in sorted(kinds.items()))))
+    if args.no_long:
+        return
+
+    spec = importlib.util.spec_from_file_location('jaccard', os.path.join(HERE, 'jaccard.py'))
+    jaccard = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(jaccard)
+    texts, lang = {}, {}
+    for line in open(os.path.join(args.sets, 'long.tsv'), encoding='utf-8'):
+        f = line.rstrip('\n').split('\t')
+        texts[int(f[0])] = f[3].replace('\\n', '\n')
+        lang[int(f[0])] = f[1]
+    longs = tokens('long.tsv')
+    ids = np.array(sorted(longs))
+    fp = np.array([fingerprint(longs[i], args, freq, freqkeys) for i in ids], np.uint64)
+    langs = np.array([lang[i] for i in ids])
+    print('long documents: lang, pairs, unrelated within 3 bits, per million, both >= 30k characters')
+    for lg in sorted(set(langs)):
+        sel = np.nonzero(langs == lg)[0]
+        unrelated = big = 0
+        for x in range(len(sel)):
+            d = popcount(fp[sel[x]] ^ fp[sel[x + 1:]])
+            for y in np.nonzero(d <= 3)[0]:
+                a, b = int(ids[sel[x]]), int(ids[sel[x + 1 + y]])
+                sa, sb = jaccard.shingles(texts[a]), jaccard.shingles(texts[b])
+                if len(sa & sb) / max(len(sa | sb), 1) < 0.1:
+                    unrelated += 1
+                    big += len(texts[a]) >= 30000 and len(texts[b]) >= 30000
+        pairs = len(sel) * (len(sel) - 1) // 2
+        print('%-4s %8d %4d %8.1f %4d' % (lg, pairs, unrelated, 1e6 * unrelated / max(pairs, 1), big))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
