@@ -192,19 +192,19 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
 -- Algorithm version 4 (the default) weighs each distinct single word
 -- round(16 w sqrt(occurrences) d) / 16 before the cap, w its version 3
 -- weight, d = 1 - g (1 - t / s) for a word of the built-in frequency list of
--- share s and damping share t (parts per million; t = 2,000 for English
+-- share s and damping share t (parts per million; t = 3,000 for English
 -- words), g = min(1, N / 1000) for a document of N words, else d = 1
 -- (src/fingerprint/weights.h).  Each word's weight follows from its version
 -- 3 weight (its run lengths) where neither version caps it (formula blank:
 -- the word weighs the cap, the largest weight); "the" (72,992), "and"
 -- (19,746), "of" (27,115), "in" (16,572) and "on" (7,125) are damped a
 -- little in the short text (N = 17) and fully in the long one (N = 1,700:
--- d = 2000 / s).
+-- d = 3000 / s).
 SELECT n AS words, f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight AS v4_weight,
        CASE WHEN f4.weight < max(f4.weight) OVER (PARTITION BY n) AND
                  f3.weight < max(f3.weight) OVER (PARTITION BY n) THEN
        f4.weight = round(16 * f3.weight * sqrt(f4.occurrences) *
-                         coalesce(1 - least(1, n / 1000.0::float8) * (1 - 2000::float8 / s.ppm), 1)) / 16
+                         coalesce(1 - least(1, n / 1000.0::float8) * (1 - 3000::float8 / s.ppm), 1)) / 16
        END AS formula
   FROM (VALUES (1), (100)) r(times),
        LATERAL (SELECT repeat('The cat and the dog. The cat sat on the mat in the house of the cat. ', times) AS body) t,

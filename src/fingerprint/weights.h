@@ -46,7 +46,7 @@
  * that of version 3 on these weights, its floor times SIMHASH_WEIGHT_SCALE.
  */
 #define SIMHASH_WEIGHT_SCALE 16
-#define SIMHASH_DAMP_PPM_EN 2000
+#define SIMHASH_DAMP_PPM_EN 3000
 #define SIMHASH_DAMP_PPM_ZH 10000
 #define SIMHASH_DAMP_WORDS 1000
 
