@@ -213,8 +213,8 @@ def main():
         for p in pairs:
             f.write('%d\t%d\t%d\t%s\n' % p)
 
-    # Long documents: manual pages of at least 8,000 characters, and the
-    # chapters of the Debian Reference.
+    # Long documents: manual pages of at least 8,000 characters, Debian
+    # copyright files, and the chapters of the Debian Reference.
     longs = []
     en_pages = sorted(glob.glob('/usr/share/man/man[1-8]/*'))
     rng.shuffle(en_pages)
@@ -232,6 +232,19 @@ def main():
         t = read_man(path)
         if len(t) >= 8000:
             longs.append(('zh', 'man-zh', t))
+    # Debian copyright files of 8,000 characters or more, each text once:
+    # licenses and notices of one legal vocabulary, the genre where the
+    # words every document shares pull hardest (what is installed varies
+    # from machine to machine).
+    seen = set()
+    for path in sorted(glob.glob('/usr/share/doc/*/copyright')):
+        try:
+            t = open(path, encoding='utf-8').read()
+        except (UnicodeDecodeError, OSError):
+            continue
+        if len(t) >= 8000 and t not in seen:
+            seen.add(t)
+            longs.append(('en', 'copyright', t))
     for path in sorted(glob.glob(os.path.join(REFERENCE, '[ac][hp]*.html'))):
         variant = os.path.basename(path).split('.')[1]
         longs.append(('en' if variant == 'en' else 'zh', 'reference-' + variant,

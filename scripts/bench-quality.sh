@@ -6,10 +6,10 @@
 # Traditional Chinese, the Chinese manual pages and the Debian Edu manual),
 # scored per set, language and perturbation (ad block, small edits, mirror,
 # combined) at k = 3 for algorithm versions 3 and 4; and the rate at which
-# unrelated long documents (manual pages of 8,000 characters or more and the
-# Debian Reference's chapters; word 5-shingle Jaccard < 0.1) land within 3
-# bits, per million pairs, and how many such pairs are both 30,000
-# characters or longer.  Speed against md5 in the same run:
+# unrelated long documents (manual pages and Debian copyright files of 8,000
+# characters or more and the Debian Reference's chapters; word 5-shingle
+# Jaccard < 0.1) land within 3 bits, per million pairs, per language and
+# per source, and how many such pairs are both 30,000 characters or longer.  Speed against md5 in the same run:
 # scripts/bench-speed.sh.
 #
 # Usage: sudo scripts/bench-quality.sh [ARTICLES_PER_SET_AND_LANGUAGE] [LONG_MAN_PAGES]
@@ -97,32 +97,43 @@ SELECT config, set, lang,
           FROM dist GROUP BY 1, 2, 3) s
  ORDER BY set, lang, config;
 
+-- (lengths computed once: in a subquery they were computed again for each
+-- of the million pairs, each time detoasting two long texts)
+CREATE TABLE long_length AS SELECT doc_id, lang, source, length(body) AS length FROM long;
+ANALYZE long_length;
+
 \echo
 \echo Long documents: pairs of the same language, and those within 3 bits
 SELECT f1.config, a.lang, count(*) AS pairs,
        count(*) FILTER (WHERE a.length >= 30000 AND b.length >= 30000) AS "pairs >= 30k",
        count(*) FILTER (WHERE f1.fp <-> f2.fp <= 3) AS "within 3",
        round(avg(f1.fp <-> f2.fp), 1) AS "mean distance"
-  FROM (SELECT doc_id, lang, length(body) AS length FROM long) a
-  JOIN (SELECT doc_id, lang, length(body) AS length FROM long) b ON a.lang = b.lang AND a.doc_id < b.doc_id
+  FROM long_length a
+  JOIN long_length b ON a.lang = b.lang AND a.doc_id < b.doc_id
   JOIN lfps f1 ON f1.doc_id = a.doc_id JOIN lfps f2 ON f2.doc_id = b.doc_id AND f2.config = f1.config
  GROUP BY 1, 2 ORDER BY 2, 1;
-\copy (SELECT f1.config, a.doc_id, b.doc_id, a.lang, (length(a.body) >= 30000 AND length(b.body) >= 30000) FROM long a JOIN long b ON a.lang = b.lang AND a.doc_id < b.doc_id JOIN lfps f1 ON f1.doc_id = a.doc_id JOIN lfps f2 ON f2.doc_id = b.doc_id AND f2.config = f1.config WHERE f1.fp <-> f2.fp <= 3) TO '$WORK/q/close.txt'
-\copy (SELECT lang, count(*) * (count(*) - 1) / 2 FROM long GROUP BY 1) TO '$WORK/q/npairs.txt'
+\copy (SELECT f1.config, a.doc_id, b.doc_id, a.lang, (a.length >= 30000 AND b.length >= 30000), CASE WHEN a.source = b.source THEN a.lang || '/' || a.source ELSE '-' END FROM long_length a JOIN long_length b ON a.lang = b.lang AND a.doc_id < b.doc_id JOIN lfps f1 ON f1.doc_id = a.doc_id JOIN lfps f2 ON f2.doc_id = b.doc_id AND f2.config = f1.config WHERE f1.fp <-> f2.fp <= 3) TO '$WORK/q/close.txt'
+\copy (SELECT lang, count(*) * (count(*) - 1) / 2 FROM long GROUP BY 1 UNION ALL SELECT lang || '/' || source, count(*) * (count(*) - 1) / 2 FROM long GROUP BY lang, source) TO '$WORK/q/npairs.txt'
 SQL
 
 say "unrelated long documents within 3 bits (word 5-shingle Jaccard < 0.1)"
-# close.txt: config a b lang both>=30k; jaccard.py reads the first two columns as the pair
-awk '{print $2, $3, $1, $4, $5}' "$WORK/q/close.txt" \
+# close.txt: config a b lang both>=30k lang/source-or-"-"; jaccard.py reads
+# the first two columns as the pair and appends the similarity.  Each pair
+# counts for its language, and a pair of one source (man, copyright, ...)
+# for that source too.
+awk '{print $2, $3, $1, $4, $5, $6}' "$WORK/q/close.txt" \
     | python3 "$REPO_ROOT/bench/jaccard.py" "$WORK/q/long.tsv" \
     | awk -v npairs="$WORK/q/npairs.txt" '
         BEGIN { while ((getline line < npairs) > 0) { split(line, f, "\t"); pairs[f[1]] = f[2] } }
-        $6 < 0.1 { n[$3 " " $4]++; if ($5 == "t") big[$3 " " $4]++ }
+        $7 < 0.1 {
+            n[$3 " " $4]++; if ($5 == "t") big[$3 " " $4]++
+            if ($6 != "-") { n[$3 " " $6]++; if ($5 == "t") big[$3 " " $6]++ }
+        }
         END {
-            printf "%-10s %-4s %12s %10s %14s %12s\n", "config", "lang", "pairs", "unrelated", "per million", ">= 30k both"
+            printf "%-10s %-22s %12s %10s %14s %12s\n", "config", "lang[/source]", "pairs", "unrelated", "per million", ">= 30k both"
             nc = split("v3 v4", cs, " ")
             for (i = 1; i <= nc; i++) for (l in pairs) {
                 k = cs[i] " " l
-                printf "%-10s %-4s %12d %10d %14.1f %12d\n", cs[i], l, pairs[l], n[k], 1e6 * n[k] / pairs[l], big[k]
+                printf "%-10s %-22s %12d %10d %14.1f %12d\n", cs[i], l, pairs[l], n[k], 1e6 * n[k] / pairs[l], big[k]
             }
-        }'
+        }' | sort -k1,1 -k2,2

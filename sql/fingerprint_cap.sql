@@ -192,16 +192,16 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
 -- Algorithm version 4 (the default) weighs each distinct single word
 -- round(16 w sqrt(occurrences) d) / 16 before the cap, w the sum over its
 -- occurrences of floor(L sqrt(L) / 2 + 0.5), L the length of the occurrence's
--- run (version 3: w = the sum of the L), d = 1 - g (1 - 10000 / s) for a
--- word of the built-in frequency list whose share s (parts per million)
--- exceeds 10,000, g = min(1, N / 1000) for a document of N words, else d = 1
--- (src/fingerprint/weights.h).  Each word's weight follows from its version
--- 3 weight where all its occurrences are in runs of one length L (version 3
--- weight = occurrences * L) and neither version caps it (formula blank: the
--- word weighs the cap, the largest weight, or its runs differ in length);
--- "the" (72,992), "and" (19,746), "of" (27,115) and "in" (16,572) are damped
--- a little in the short text (N = 17) and fully in the long one (N = 1,700:
--- d = 10000 / s).
+-- run (version 3: w = the sum of the L), d = 1 - g (1 - t / s) for a word of
+-- the built-in frequency list of share s and damping share t (parts per
+-- million; t = 3,000 for English words), g = min(1, N / 1000) for a document
+-- of N words, else d = 1 (src/fingerprint/weights.h).  Each word's weight
+-- follows from its version 3 weight where all its occurrences are in runs of
+-- one length L (version 3 weight = occurrences * L) and neither version caps
+-- it (formula blank: the word weighs the cap, the largest weight, or its runs
+-- differ in length); "the" (72,992), "and" (19,746), "of" (27,115), "in"
+-- (16,572) and "on" (7,125) are damped a little in the short text (N = 17)
+-- and fully in the long one (N = 1,700: d = 3000 / s).
 SELECT n AS words, f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight AS v4_weight,
        CASE WHEN f4.weight < max(f4.weight) OVER (PARTITION BY n) AND
                  f3.weight < max(f3.weight) OVER (PARTITION BY n) AND
@@ -209,14 +209,14 @@ SELECT n AS words, f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight
        f4.weight = round(16 * f4.occurrences *
                          floor((f3.weight / f4.occurrences) * sqrt(f3.weight / f4.occurrences) / 2 + 0.5) *
                          sqrt(f4.occurrences) *
-                         coalesce(1 - least(1, n / 1000.0::float8) * (1 - 10000::float8 / s.ppm), 1)) / 16
+                         coalesce(1 - least(1, n / 1000.0::float8) * (1 - 3000::float8 / s.ppm), 1)) / 16
        END AS formula
   FROM (VALUES (1), (100)) r(times),
        LATERAL (SELECT repeat('The cat and the dog. The cat sat on the mat in the house of the cat. ', times) AS body) t,
        LATERAL (SELECT sum(occurrences) AS n FROM simhash_features(t.body)) c,
        LATERAL simhash_features(t.body) f4
   JOIN LATERAL simhash_features(t.body, 'words', version => 3) f3 USING (feature)
-  LEFT JOIN (VALUES ('the', 72992), ('and', 19746), ('of', 27115), ('in', 16572)) s(word, ppm)
+  LEFT JOIN (VALUES ('the', 72992), ('and', 19746), ('of', 27115), ('in', 16572), ('on', 7125)) s(word, ppm)
          ON s.word = f4.feature
  ORDER BY 1, 2;
 -- The fast path (lanes corrected from the table of totals, which now also

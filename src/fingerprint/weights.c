@@ -327,11 +327,14 @@ CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
  */
 #define FREQUENT_SLOTS 256
 
-static struct
+typedef struct FrequentSlot
 {
 	uint64		hash;
 	int32		ppm;
-} frequent[FREQUENT_SLOTS];
+	int32		damp_ppm;
+} FrequentSlot;
+
+static FrequentSlot frequent[FREQUENT_SLOTS];
 static bool frequent_ready = false;
 
 /*
@@ -343,8 +346,8 @@ static bool frequent_ready = false;
 static uint64 frequent_filter[FREQUENT_FILTER_BITS / 64];
 
 /*
- * The hashes of the listed words that version 4 damps (share above
- * SIMHASH_DAMP_PPM): the only words seen once whose weight it changes.
+ * The hashes of the listed words that version 4 damps (share above their
+ * damping share): the only words seen once whose weight it changes.
  */
 static uint64 damped[FREQUENT_SLOTS / 2];
 static int	ndamped = 0;
@@ -368,8 +371,9 @@ FrequentInit(void)
 			i = (i + 1) & (FREQUENT_SLOTS - 1);
 		frequent[i].hash = hash;
 		frequent[i].ppm = simhash_frequent_words[k].ppm;
+		frequent[i].damp_ppm = simhash_frequent_words[k].damp_ppm;
 		frequent_filter[(hash >> 52) / 64] |= UINT64CONST(1) << ((hash >> 52) % 64);
-		if (simhash_frequent_words[k].ppm > SIMHASH_DAMP_PPM)
+		if (frequent[i].ppm > frequent[i].damp_ppm)
 			damped[ndamped++] = hash;
 	}
 	for (int c = 0; c < SQRT_TABLE; c++)
@@ -377,21 +381,21 @@ FrequentInit(void)
 	frequent_ready = true;
 }
 
-/* The share of the word of hash hash in the frequency list, or 0. */
-static inline int32
-FrequentShare(uint64 hash)
+/* The frequency list's slot of the word of hash hash, or NULL. */
+static inline const FrequentSlot *
+FrequentFind(uint64 hash)
 {
 	uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
 
 	if (!((frequent_filter[(hash >> 52) / 64] >> ((hash >> 52) % 64)) & 1))
-		return 0;
+		return NULL;
 	while (frequent[i].ppm != 0)
 	{
 		if (frequent[i].hash == hash)
-			return frequent[i].ppm;
+			return &frequent[i];
 		i = (i + 1) & (FREQUENT_SLOTS - 1);
 	}
-	return 0;
+	return NULL;
 }
 
 /*
@@ -406,7 +410,7 @@ static inline int64
 RobustWeight(uint64 hash, int64 weight, int64 count, int64 words)
 {
 	double		x;
-	int32		ppm = FrequentShare(hash);
+	const FrequentSlot *f = FrequentFind(hash);
 
 	/*
 	 * No branch on the count (a word seen once is as common as one seen
@@ -415,12 +419,12 @@ RobustWeight(uint64 hash, int64 weight, int64 count, int64 words)
 	 */
 	x = (double) weight * (likely(count < SQRT_TABLE) ? sqrt_table[count] : sqrt((double) count)) *
 		SIMHASH_WEIGHT_SCALE;
-	if (ppm > SIMHASH_DAMP_PPM)
+	if (f != NULL && f->ppm > f->damp_ppm)
 	{
 		double		g = words >= SIMHASH_DAMP_WORDS ? 1.0 :
 			(double) words / SIMHASH_DAMP_WORDS;
 
-		x = x * (1.0 - g * (1.0 - (double) SIMHASH_DAMP_PPM / ppm));
+		x = x * (1.0 - g * (1.0 - (double) f->damp_ppm / f->ppm));
 	}
 	return (int64) (x + 0.5);
 }

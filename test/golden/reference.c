@@ -23,8 +23,9 @@
  * the weights of single words (features words or shingles with n = 1)
  * weighted runs or tf: each distinct word of the first 65,536 weighs
  * round(16 * w * sqrt(occurrences) * d), w its version 3 weight, d = 1 or,
- * for a word of the frequency list below whose share s (parts per million)
- * exceeds 10,000, d = 1 - g * (1 - 10000 / s) with g = min(1, N / 1000),
+ * for a word of the frequency list below of share s and damping share t
+ * (parts per million) with s > t, d = 1 - g * (1 - t / s) with
+ * g = min(1, N / 1000),
  * N the number of words of the document; the words after the first 65,536
  * weigh 16 w; the cap is max(ceil(9 W / 200), 16 * floor) on these weights
  * for N <= 10000, max(ceil(9.0 W / 200.0 * sqrt(10000.0 / N)), 16 * floor)
@@ -100,29 +101,42 @@ die(const char *msg)
 }
 
 /*
- * Version 4's frequency list: the words of English and Chinese technical
- * text with a share of 1 % or more, parts per million (the data of the
- * specification, from bench/frequent_words.py).
+ * Version 4's frequency list: the words of English technical text with a
+ * share of 0.3 % or more and the Chinese characters with 1 % or more, each
+ * with its share and the share it is damped to, parts per million (the
+ * data of the specification, from bench/frequent_words.py).
  */
 static const struct
 {
 	const char *word;
 	long		ppm;
+	long		damp_ppm;
 } frequent_words[] = {
-	{"the", 72992}, {"to", 29824}, {"of", 27115}, {"a", 26841}, {"and", 19746},
-	{"is", 17931}, {"in", 16572}, {"for", 11237}, {"this", 10973},
-	{"that", 10953}, {"or", 10675},
-	{"的", 48477}, {"件", 18111}, {"用", 15765}, {"在", 12190}, {"是", 12111},
-	{"个", 11445}, {"一", 11097}, {"包", 10209}};
+	{"the", 72992, 3000}, {"to", 29824, 3000}, {"of", 27115, 3000},
+	{"a", 26841, 3000}, {"and", 19746, 3000}, {"is", 17931, 3000},
+	{"in", 16572, 3000}, {"for", 11237, 3000}, {"this", 10973, 3000},
+	{"that", 10953, 3000}, {"or", 10675, 3000}, {"it", 9995, 3000},
+	{"be", 9193, 3000}, {"you", 8748, 3000}, {"by", 7858, 3000},
+	{"with", 7760, 3000}, {"as", 7301, 3000}, {"on", 7125, 3000},
+	{"are", 6797, 3000}, {"can", 6465, 3000}, {"not", 5672, 3000},
+	{"if", 4924, 3000}, {"debian", 4919, 3000}, {"package", 4611, 3000},
+	{"an", 4538, 3000}, {"which", 4494, 3000}, {"license", 4469, 3000},
+	{"from", 4127, 3000}, {"will", 4108, 3000}, {"file", 4054, 3000},
+	{"any", 3922, 3000}, {"all", 3648, 3000}, {"use", 3369, 3000},
+	{"work", 3203, 3000}, {"version", 3178, 3000},
+	{"的", 48477, 10000}, {"件", 18111, 10000}, {"用", 15765, 10000},
+	{"在", 12190, 10000}, {"是", 12111, 10000}, {"个", 11445, 10000},
+	{"一", 11097, 10000}, {"包", 10209, 10000}
+};
 
-/* The share of the word of hash hash (parts per million), or 0. */
-static long
-frequent_share(uint64_t hash)
+/* The frequency list's entry of the word of hash hash, or -1. */
+static int
+frequent_index(uint64_t hash)
 {
 	for (size_t i = 0; i < sizeof(frequent_words) / sizeof(frequent_words[0]); i++)
 		if (XXH3_64bits(frequent_words[i].word, strlen(frequent_words[i].word)) == hash)
-			return frequent_words[i].ppm;
-	return 0;
+			return (int) i;
+	return -1;
 }
 
 static bool
@@ -546,15 +560,17 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 			{
 				Group	   *x = byfirst[k];
 				double		r = x->weight * sqrt((double) x->count) * 16;
-				long		ppm = frequent_share(x->hash);
+				int			fi = frequent_index(x->hash);
+				long		ppm = fi < 0 ? 0 : frequent_words[fi].ppm,
+							damp = fi < 0 ? 0 : frequent_words[fi].damp_ppm;
 
 				if (k >= CAP_FEATURES)
 					r = 16 * x->weight;
-				else if (ppm > 10000)
+				else if (ppm > damp)
 				{
 					double		gw = nf >= 1000 ? 1.0 : (double) nf / 1000;
 
-					r = r * (1.0 - gw * (1.0 - (double) 10000 / ppm));
+					r = r * (1.0 - gw * (1.0 - (double) damp / ppm));
 				}
 				x->weight = (double) (long long) (r + 0.5);
 				t += (long long) x->weight;
