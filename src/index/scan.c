@@ -257,6 +257,23 @@ KeepNearest(ShScanOpaque so, uint64 fp, ItemPointer tid, int d)
 }
 
 /*
+ * Multi-probe ownership (probe not NULL): an entry of table t whose
+ * difference from the center is x is this table's to emit when block t is
+ * within probe[t] and no earlier block is within its own probe radius (an
+ * earlier table emits it then).
+ */
+static pg_attribute_always_inline bool
+PassesProbe(const ShLayout *layout, uint64 x, int t, const int *probe)
+{
+	if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
+		return false;
+	for (int j = 0; j < t; j++)
+		if (SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j])
+			return false;
+	return true;
+}
+
+/*
  * ScanPage for a single-value page (shindex.h): the value passes or fails
  * once, for every heap TID of the page.
  */
@@ -285,14 +302,8 @@ ScanSinglePage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 	}
 	if (d > radius || d <= so->mindist)
 		return;
-	if (probe)
-	{
-		if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
-			return;
-		for (int j = 0; j < t; j++)
-			if (SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j])
-				return;
-	}
+	if (probe && !PassesProbe(layout, x, t, probe))
+		return;
 	if (!PassesQuals(so, fp))
 		return;
 	for (int e = 0; e < n; e++)
@@ -322,14 +333,8 @@ ScanEntry(ShScanOpaque so, const char *entry, int t, uint32 minprefix, int radiu
 		return;
 	if (minprefix > 0 && ShPrefix(layout, t, fp) < minprefix)
 		return;
-	if (probe)
-	{
-		if (SIMHASH_POPCOUNT64(x & layout->mask[t]) > probe[t])
-			return;
-		for (int j = 0; j < t; j++)
-			if (SIMHASH_POPCOUNT64(x & layout->mask[j]) <= probe[j])
-				return;
-	}
+	if (probe && !PassesProbe(layout, x, t, probe))
+		return;
 	if (!PassesQuals(so, fp))
 		return;
 	ShEntryTid(entry, &tid);
