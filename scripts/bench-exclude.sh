@@ -12,7 +12,15 @@
 #    with a btree index on fp, and with EXCLUDE USING btree (fp WITH =): the
 #    core's floor, what any index and any exclusion constraint cost before
 #    the index's own work.
-# 2. Scoped queries over BENCH_ROWS rows in 1,000 sites (90% random
+# 2. The same on a crawler's table of pages: (id, url, body, fp GENERATED
+#    ALWAYS AS (simhash(body)) STORED), BENCH_PAGES pages loaded, then
+#    BENCH_PAGES_NEW new pages per round, each a random choice of paragraphs
+#    of the Debian handbook (about 4 kB): what the constraint costs a whole
+#    row, fingerprinting included, against the plain simhash index and no
+#    index.  Mixtures of one book's paragraphs share its vocabulary (mean
+#    distance 14 bits, not 32): about a quarter come within 3 bits of an
+#    earlier page and are dropped first, so that every insert succeeds.
+# 3. Scoped queries over BENCH_ROWS rows in 1,000 sites (90% random
 #    fingerprints, 10% near-duplicates 1-6 bits from another row of the same
 #    site): radius 3 (site_id = s AND fp <-> q <= 3, q a stored fingerprint
 #    moved 0-3 bits) and top-10 (site_id = s ORDER BY fp <-> q LIMIT 10),
@@ -24,7 +32,9 @@
 #   BENCH_NEW      rows inserted per round (default 100000)
 #   BENCH_REPEAT   rounds (default 3)
 #   BENCH_QUERIES  queries per method and kind (default 300)
-#   BENCH_PARTS    which parts to run (default "inserts scoped")
+#   BENCH_PAGES, BENCH_PAGES_NEW  pages loaded, and inserted per round
+#                  (defaults 100000 and 20000)
+#   BENCH_PARTS    which parts to run (default "inserts pages scoped")
 #   PG_CONFIG      server to use; use an optimised, non-assert build
 # Usage: sudo PG_CONFIG=/path/to/pg_config scripts/bench-exclude.sh
 set -euo pipefail
@@ -37,7 +47,9 @@ ROWS=${BENCH_ROWS:-10000000}
 NEW=${BENCH_NEW:-100000}
 REPEAT=${BENCH_REPEAT:-3}
 QUERIES=${BENCH_QUERIES:-300}
-PARTS=${BENCH_PARTS:-inserts scoped}
+PAGES=${BENCH_PAGES:-100000}
+PAGES_NEW=${BENCH_PAGES_NEW:-20000}
+PARTS=${BENCH_PARTS:-inserts pages scoped}
 
 build_install COPT="-O2"
 start_bench_cluster 3GB
@@ -115,6 +127,85 @@ SELECT m.method, round(m.ms::numeric) AS "median ms", round(((SELECT count(*) FR
 SELECT count(*) AS "excl rows", (SELECT count(*) FROM t_plain) AS "plain rows" FROM t_excl;
 SQL
 psql_ -c "DROP TABLE t_plain, t_excl, t_none, t_btree, t_btree_excl, new_a, new_b"
+fi
+
+if [[ " $PARTS " == *" pages "* ]]; then
+say "pages: $PAGES pages loaded, $REPEAT rounds of $PAGES_NEW new pages"
+install_packages debian-handbook python3
+# Set 0 is loaded first; set r is inserted in round r.  A page is 4 kB of
+# paragraphs drawn at random from the English handbook (fixed seed).
+REPO_ROOT="$REPO_ROOT" python3 - "$WORK/pages.tsv" "$PAGES" "$PAGES_NEW" "$REPEAT" <<'PY'
+import os, random, sys
+sys.path.insert(0, os.path.join(os.environ['REPO_ROOT'], 'bench'))
+import make_near_duplicates as m
+out, loaded, new, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+paras = [p.replace('\\', ' ').replace('\t', ' ').replace('\n', ' ')
+         for page in m.handbook_pages('en-US', 1) for p in page]
+paras = [p for p in paras if len(p) >= 80]
+rng = random.Random(14)
+with open(out, 'w', encoding='utf-8') as f:
+    for s, n in [(0, loaded)] + [(r, new) for r in range(1, rounds + 1)]:
+        for i in range(n):
+            body, size = [], 0
+            while size < 4096:
+                p = rng.choice(paras)
+                body.append(p)
+                size += len(p) + 2
+            f.write('%d\thttps://example.org/%d/%d\t%s\n' % (s, s, i, '\\n\\n'.join(body)))
+PY
+chmod 644 "$WORK/pages.tsv"
+psql_ <<SQL
+CREATE UNLOGGED TABLE page_src (set int, url text, body text);
+\\copy page_src FROM '$WORK/pages.tsv'
+-- Real pages of one genre come within 3 bits now and then: keep only the
+-- first of each such group, so that every insert below succeeds.
+CREATE TABLE page_keep (url text, fp simhash, EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+INSERT INTO page_keep SELECT url, simhash(body) FROM page_src ORDER BY set, url ON CONFLICT DO NOTHING;
+DELETE FROM page_src s WHERE NOT EXISTS (SELECT FROM page_keep k WHERE k.url = s.url);
+SELECT set, count(*) AS pages FROM page_src GROUP BY 1 ORDER BY 1;
+DROP TABLE page_keep;
+CREATE TABLE page_results (method text, round int, ms double precision);
+CREATE PROCEDURE timed_pages(method text, round int, stmt text)
+LANGUAGE plpgsql AS \$\$
+DECLARE
+	t0 timestamptz;
+BEGIN
+	t0 := clock_timestamp();
+	EXECUTE stmt;
+	COMMIT;
+	INSERT INTO page_results VALUES (method, round, extract(epoch FROM clock_timestamp() - t0) * 1000);
+	COMMIT;
+END \$\$;
+CREATE TABLE pages_none (id bigserial PRIMARY KEY, url text, body text,
+                         fp simhash GENERATED ALWAYS AS (simhash(body)) STORED);
+CREATE TABLE pages_plain (LIKE pages_none INCLUDING ALL);
+CREATE TABLE pages_excl (LIKE pages_none INCLUDING ALL);
+INSERT INTO pages_none (url, body) SELECT url, body FROM page_src WHERE set = 0;
+INSERT INTO pages_plain (url, body) SELECT url, body FROM pages_none;
+INSERT INTO pages_excl (url, body) SELECT url, body FROM pages_none;
+CREATE INDEX ON pages_plain USING simhash (fp);
+ALTER TABLE pages_excl ADD EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>);
+VACUUM (FREEZE, ANALYZE) page_src, pages_none, pages_plain, pages_excl;
+SQL
+for r in $(seq 1 "$REPEAT"); do
+    q="SELECT url, body FROM page_src WHERE set = $r"
+    p="CALL timed_pages('plain simhash index', $r, 'INSERT INTO pages_plain (url, body) $q')"
+    e="CALL timed_pages('exclusion constraint', $r, 'INSERT INTO pages_excl (url, body) $q')"
+    n="CALL timed_pages('no simhash index', $r, 'INSERT INTO pages_none (url, body) $q')"
+    if [ $((r % 2)) = 1 ]; then psql_ -c "$p" -c "$e" -c "$n"
+    else psql_ -c "$n" -c "$e" -c "$p"; fi
+done
+psql_ -P pager=off <<SQL
+\pset format aligned
+WITH m AS (SELECT method, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM page_results GROUP BY 1)
+SELECT m.method, round(m.ms::numeric) AS "median ms",
+       round(((SELECT count(*) FROM page_src WHERE set > 0) / $REPEAT / m.ms * 1000)::numeric) AS "pages/s",
+       round((p.ms / m.ms)::numeric, 2) AS "rate vs plain simhash index"
+  FROM m, m p WHERE p.method = 'plain simhash index' ORDER BY 2;
+SELECT (SELECT count(*) FROM pages_excl) AS "excl pages", (SELECT count(*) FROM pages_plain) AS "plain pages",
+       (SELECT count(*) FROM pages_none) AS "pages without index";
+SQL
+psql_ -c "DROP TABLE page_src, pages_none, pages_plain, pages_excl"
 fi
 
 [[ " $PARTS " == *" scoped "* ]] || exit 0
