@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Soak test of the simhash index, created on an empty table and loaded with
 # ROWS rows through inserts: pgbench clients insert (uniform, skewed and
-# duplicate-heavy fingerprints; and into a second table, nothing but
-# duplicates of three values), update, delete, and run radius and k-NN
+# duplicate-heavy fingerprints; into a second table, nothing but
+# duplicates of three values; into a third, under a per-site near-duplicate
+# exclusion constraint with ON CONFLICT DO NOTHING), update, delete, and run radius and k-NN
 # queries that compare the index's answer with a sequential scan's in the same
 # snapshot, while a loop runs VACUUM and simhash_index_check.  At the end: a
 # last round of comparisons with no writers, the check, and the index's size
 # against a fresh build over a copy of the table.  It passes with zero
-# differences, zero errors and an index within 2x of the fresh one.
+# differences, zero errors, an index within 2x of the fresh one, and no two
+# rows of one site within 3 bits in the constrained table (simhash_pairs,
+# which reads the table, not the index).
 # Usage: sudo scripts/soak.sh
 #
 # Environment (besides lib.sh's PG_CONFIG, KEEP_WORK):
@@ -87,6 +90,13 @@ ANALYZE soak;
 -- case of a dominant value: no other value to spread the directory).
 CREATE TABLE soak_dupes (id bigserial PRIMARY KEY, fp simhash);
 CREATE INDEX soak_dupes_fp ON soak_dupes USING simhash (fp);
+-- Near-duplicates kept out per site (the check made while inserting, and its
+-- fall-backs: overflow chains of the duplicate-heavy values, waits for
+-- concurrent inserters of near-duplicates).  One row per transaction: two
+-- transactions of several rows each can wait for each other's rows, and the
+-- core then reports a deadlock, which is no fault of the index.
+CREATE TABLE soak_excl (id bigserial PRIMARY KEY, site int NOT NULL, fp simhash NOT NULL,
+    CONSTRAINT soak_excl_near EXCLUDE USING simhash (site WITH =, simhash_ball(fp, 3) WITH <@>));
 
 CREATE TABLE soak_diff (at timestamptz DEFAULT clock_timestamp(), kind text, q simhash,
                         arg integer, by_index text, by_seqscan text);
@@ -148,6 +158,13 @@ SQL
 cat > "$WORK/dupes.sql" <<'SQL'
 INSERT INTO soak_dupes (fp) SELECT soak_dup_fp() FROM generate_series(1, 1 + floor(random() * 10)::int);
 SQL
+cat > "$WORK/excl.sql" <<'SQL'
+INSERT INTO soak_excl (site, fp) VALUES (floor(random() * 4)::int, soak_new_fp()) ON CONFLICT DO NOTHING;
+SQL
+cat > "$WORK/excl_delete.sql" <<'SQL'
+WITH f AS (SELECT 1 + floor(random() * last_value)::bigint AS id FROM soak_excl_id_seq)
+DELETE FROM soak_excl USING f WHERE soak_excl.id BETWEEN f.id AND f.id + 3;
+SQL
 cat > "$WORK/update.sql" <<'SQL'
 UPDATE soak SET fp = CASE WHEN random() < 0.5 THEN soak_new_fp() ELSE flip(fp, 2) END, note = 'update'
  WHERE id = (SELECT 1 + floor(random() * last_value)::bigint FROM soak_id_seq);
@@ -166,8 +183,9 @@ maintenance() {
     while [ ! -f "$WORK/pgbench.done" ]; do
         sleep "$MAINT_EVERY"
         n=$((n + 1))
-        psql_ -c 'VACUUM soak, soak_dupes' >>"$WORK/maint.log" 2>&1 || failed=$((failed + 1))
-        psql_ -At -c "SELECT simhash_index_check('soak_fp'), simhash_index_check('soak_dupes_fp')" \
+        psql_ -c 'VACUUM soak, soak_dupes, soak_excl' >>"$WORK/maint.log" 2>&1 || failed=$((failed + 1))
+        psql_ -At -c "SELECT simhash_index_check('soak_fp'), simhash_index_check('soak_dupes_fp'),
+                             simhash_index_check('soak_excl_near')" \
             >>"$WORK/maint.log" 2>&1 || failed=$((failed + 1))
     done
     echo "$n $failed" > "$WORK/maint.result"
@@ -179,7 +197,8 @@ maint_pid=$!
 pgbench_status=0
 as_user "$PG_BIN/pgbench" -n -c "$CLIENTS" -j "$CLIENTS" -T "$DURATION" -P 60 \
     -f "$WORK/insert.sql@30" -f "$WORK/update.sql@15" -f "$WORK/delete.sql@10" \
-    -f "$WORK/radius.sql@30" -f "$WORK/knn.sql@15" -f "$WORK/dupes.sql@10" postgres >"$WORK/pgbench.out" 2>&1 \
+    -f "$WORK/radius.sql@30" -f "$WORK/knn.sql@15" -f "$WORK/dupes.sql@10" \
+    -f "$WORK/excl.sql@15" -f "$WORK/excl_delete.sql@3" postgres >"$WORK/pgbench.out" 2>&1 \
     || pgbench_status=$?
 touch "$WORK/pgbench.done"
 wait "$maint_pid"
@@ -189,7 +208,8 @@ read -r maint_runs maint_failed < "$WORK/maint.result"
 
 say "after pgbench: comparisons with no writers, the check, the size against a fresh build"
 psql_ -At <<'SQL' > "$WORK/final.out"
-SELECT simhash_index_check('soak_fp'), simhash_index_check('soak_dupes_fp');
+SELECT simhash_index_check('soak_fp'), simhash_index_check('soak_dupes_fp'),
+       simhash_index_check('soak_excl_near');
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT count(*) FROM (SELECT soak_radius() FROM generate_series(1, 2000)) r;
 SELECT count(*) FROM (SELECT soak_knn() FROM generate_series(1, 300)) k;
@@ -207,6 +227,11 @@ read -r size fresh dsize dfresh drows < <(psql_ -At -F ' ' -c \
     "SELECT pg_relation_size('soak_fp'), pg_relation_size('soak_copy_fp'),
             pg_relation_size('soak_dupes_fp'), pg_relation_size('soak_dupes_copy_fp'),
             (SELECT count(*) FROM soak_dupes)")
+read -r erows epairs < <(psql_ -At -F ' ' -c \
+    "SELECT (SELECT count(*) FROM soak_excl),
+            (SELECT count(*) FROM simhash_pairs('soak_excl', 'fp', 3, 'id') p
+               JOIN soak_excl a ON a.id = p.id1 JOIN soak_excl b ON b.id = p.id2
+              WHERE a.site = b.site)")
 read -r checks diffs < <(psql_ -At -F ' ' -c "SELECT last_value, (SELECT count(*) FROM soak_diff) FROM soak_checks")
 # Errors in the server log, besides autovacuum giving way to a lock
 errors=$(grep -E '(ERROR|FATAL|PANIC|TRAP|WARNING):|terminated by signal' "$WORK/server.log" \
@@ -229,9 +254,10 @@ echo "  comparisons index vs seqscan: $checks, differences: $diffs"
 echo "  rows $rows (null $nulls, distinct fingerprints $distinct_fps, most repeated value $top_dup times)"
 echo "  index $((size / 8192)) pages, fresh build over a copy $((fresh / 8192)) pages: ratio $ratio (limit 2)"
 echo "  soak_dupes: $drows rows, index $((dsize / 8192)) pages, fresh build $((dfresh / 8192)) pages: ratio $dratio (limit 2)"
+echo "  soak_excl: $erows rows, pairs of one site within 3 bits: $epairs (must be 0)"
 echo "  server log errors: $(grep -c . <<<"$errors" || true)"
 ok=1
 [ "$pgbench_status" -eq 0 ] && [ "$aborted" -eq 0 ] || ok=0
-[ "$maint_failed" -eq 0 ] && [ "$diffs" -eq 0 ] && [ -z "$errors" ] || ok=0
+[ "$maint_failed" -eq 0 ] && [ "$diffs" -eq 0 ] && [ -z "$errors" ] && [ "$epairs" -eq 0 ] || ok=0
 awk -v r="$ratio" -v d="$dratio" 'BEGIN { exit !(r <= 2 && d <= 2) }' || ok=0
 if [ $ok -eq 1 ]; then echo "soak passed"; else echo "soak FAILED"; exit 1; fi
