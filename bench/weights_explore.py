@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Exploration harness around bench/weights_sim.py (issue 13, 2026-11-27):
+the same recomputation of version 4's weighting from the reference's tokens,
+with the tokens cached and more candidate weightings, scored on the quality
+sets (tune, held-out), on bench/make_near_duplicates.py's set (positives
+counters, ad, edits, deleted, mirror, moved, wrapped, combo: a guard against
+tuning to the quality sets' perturbations) and on the unrelated long
+documents per source.
+
+Usage (after weights_sim.py's steps; ND from make_near_duplicates.py ND 300):
+    python3 bench/weights_explore.py /tmp/reference SETS ND [options]
+Options: see --help.  Without options it reproduces weights_sim.py.
+"""
+import argparse
+import importlib.util
+import math
+import os
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location('weights_sim', os.path.join(HERE, 'weights_sim.py'))
+sim = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sim)
+spec = importlib.util.spec_from_file_location('jaccard', os.path.join(HERE, 'jaccard.py'))
+jaccard = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(jaccard)
+
+
+def load_tokens(reference, path):
+    cache = path + '.tokens.pickle'
+    if os.path.exists(cache) and os.path.getmtime(cache) > os.path.getmtime(path):
+        return pickle.load(open(cache, 'rb'))
+    with open(path, 'rb') as f:
+        out = subprocess.run([reference, 'tokens'], stdin=f, capture_output=True, check=True).stdout
+    docs = {i: (np.array(h), np.array(fl)) for i, (h, fl) in sim.read_tokens(out).items() if len(h)}
+    pickle.dump(docs, open(cache, 'wb'), protocol=4)
+    return docs
+
+
+def run_weight(L, a):
+    if a.power == 1.0:
+        return L.astype(float)
+    return np.maximum(1, np.floor(L.astype(float) ** a.power * 64 ** (1.5 - a.power) / 2 + 0.5))
+
+
+def weights(h, fl, a, freq):
+    """(distinct hashes, their weights) of one document under candidate a."""
+    n = len(h)
+    newrun = (fl & 1).astype(bool)
+    newrun[0] = True
+    run = np.cumsum(newrun) - 1
+    rl = np.bincount(run)
+    runlen = np.minimum(rl[run], 64)
+    occ = run_weight(runlen, a)
+    if a.line_floor:
+        # each occurrence's weight also scaled by its line's length (words),
+        # min(1, max(line, floor_lo)/line_floor)^line_power
+        newline = (fl & 2).astype(bool)
+        newline[0] = True
+        line = np.cumsum(newline) - 1
+        ll = np.bincount(line)[line].astype(float)
+        occ = occ * np.minimum(1.0, ll / a.line_floor) ** a.line_power
+    if a.runs_per_line:
+        # a run weighs less when its line holds many short runs (| · ; lists)
+        newline = (fl & 2).astype(bool)
+        newline[0] = True
+        line = np.cumsum(newline) - 1
+        runs_in_line = np.bincount(line, newrun.astype(float))[line]
+        occ = occ / runs_in_line ** a.runs_per_line
+    feats = [h]
+    fw = [occ]
+    if a.bigram:
+        # word bigrams within a run as extra features
+        same = ~newrun[1:]
+        bh = (h[:-1] * np.uint64(0x9E3779B97F4A7C15) ^ (h[1:] >> np.uint64(7)) ^ (h[1:] << np.uint64(13)))[same]
+        feats.append(bh)
+        fw.append(a.bigram * np.minimum(occ[1:], occ[:-1])[same])
+    allh = np.concatenate(feats)
+    allw = np.concatenate(fw)
+    uh, inv = np.unique(allh, return_inverse=True)
+    w = np.bincount(inv, allw, minlength=len(uh))
+    count = np.bincount(inv, minlength=len(uh))
+    r = w * count ** a.occurrences * 16
+    g = min(1.0, n / a.damp_words)
+    idx = np.nonzero(np.isin(uh, freq['keys']))[0]
+    for k in idx:
+        ppm, damp = freq['d'][int(uh[k])]
+        damp = damp * a.damp_scale
+        if ppm > damp:
+            r[k] *= 1 - g * (1 - damp / ppm)
+    if a.drop_below:
+        r[r < a.drop_below * r.max()] = 0
+    r = np.floor(r + 0.5)
+    total = r.sum()
+    share = a.cap / 100.0
+    if a.cap_words and n > a.cap_words:
+        cap = math.ceil(share * total * math.sqrt(a.cap_words / n))
+    else:
+        cap = math.ceil(share * total)
+    least = 256 if a.power != 1.0 else 64
+    r = np.minimum(r, max(cap, 16 * least))
+    return uh, r
+
+
+def fingerprint(h, fl, a, freq):
+    uh, r = weights(h, fl, a, freq)
+    bits = np.unpackbits(uh.view(np.uint8).reshape(-1, 8), axis=1, bitorder='little').astype(np.int8) * 2 - 1
+    s = r @ bits
+    return int(np.packbits((s > 0).astype(np.uint8), bitorder='little').view(np.uint64)[0])
+
+
+def popcount(x):
+    return np.unpackbits(x.view(np.uint8).reshape(x.shape + (8,)), axis=-1).sum(-1)
+
+
+def score(name, docs, meta, pairs, a, freq, out):
+    fps = {i: fingerprint(h, fl, a, freq) for i, (h, fl) in docs.items()}
+    scores = {}
+    for x, y, label, kind in pairs:
+        d = bin(fps[x] ^ fps[y]).count('1') if x in fps and y in fps else 64
+        scores.setdefault(meta[x], []).append((label, kind, d))
+    res = {}
+    for key in sorted(scores):
+        r = scores[key]
+        tp = sum(1 for lab, _, d in r if lab == 1 and d <= a.k)
+        fp = sum(1 for lab, _, d in r if lab == 0 and d <= a.k)
+        pos = sum(1 for lab, _, _ in r if lab == 1)
+        kinds = {}
+        for lab, kind, d in r:
+            kinds.setdefault((-lab, kind), []).append(d <= a.k)
+        f1 = 2 * tp / (2 * tp + fp + pos - tp)
+        res[key] = f1
+        out.append('%-8s %-8s %-4s %6.3f %6.3f %6.3f   %s' % (
+            name, key[0], key[1], f1, tp / max(tp + fp, 1), tp / pos,
+            ', '.join('%s %.2f' % (k[1], np.mean(v)) for k, v in sorted(kinds.items()))))
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('reference')
+    ap.add_argument('sets')
+    ap.add_argument('nd')
+    ap.add_argument('--power', type=float, default=1.5)
+    ap.add_argument('--cap', type=float, default=4.5, help='cap share, percent')
+    ap.add_argument('--cap-words', type=int, default=10000)
+    ap.add_argument('--occurrences', type=float, default=0.5)
+    ap.add_argument('--damp-scale', type=float, default=1.0)
+    ap.add_argument('--damp-words', type=float, default=1000)
+    ap.add_argument('--line-floor', type=float, default=0)
+    ap.add_argument('--line-power', type=float, default=1.0)
+    ap.add_argument('--runs-per-line', type=float, default=0)
+    ap.add_argument('--bigram', type=float, default=0)
+    ap.add_argument('--drop-below', type=float, default=0)
+    ap.add_argument('--k', type=int, default=3)
+    ap.add_argument('--no-long', action='store_true')
+    ap.add_argument('--no-nd', action='store_true')
+    a = ap.parse_args()
+    fr = sim.frequent_words(a.reference)
+    freq = {'d': fr, 'keys': np.array(list(fr), dtype=np.uint64)}
+    out = []
+
+    meta = {}
+    for line in open(os.path.join(a.sets, 'docs.tsv'), encoding='utf-8'):
+        f = line.split('\t', 6)
+        meta[int(f[0])] = (f[1], f[2])
+    pairs = [(int(x), int(y), int(l), k) for x, y, l, k in (ln.split() for ln in open(os.path.join(a.sets, 'pairs.tsv')))]
+    res = score('quality', load_tokens(a.reference, os.path.join(a.sets, 'docs.tsv')), meta, pairs, a, freq, out)
+    if not a.no_nd:
+        meta = {}
+        for line in open(os.path.join(a.nd, 'docs.tsv'), encoding='utf-8'):
+            f = line.split('\t', 6)
+            meta[int(f[0])] = ('nd', f[1])
+        pairs = [(int(x), int(y), int(l), k) for x, y, l, k in (ln.split() for ln in open(os.path.join(a.nd, 'pairs.tsv')))]
+        res.update(score('nd', load_tokens(a.reference, os.path.join(a.nd, 'docs.tsv')), meta, pairs, a, freq, out))
+    if not a.no_long:
+        texts, src = {}, {}
+        for line in open(os.path.join(a.sets, 'long.tsv'), encoding='utf-8'):
+            f = line.rstrip('\n').split('\t')
+            texts[int(f[0])] = f[3]
+            src[int(f[0])] = (f[1], f[2])
+        longs = load_tokens(a.reference, os.path.join(a.sets, 'long.tsv'))
+        ids = np.array(sorted(longs))
+        fp = np.array([fingerprint(*longs[i], a, freq) for i in ids], np.uint64)
+        langs = np.array([src[i][0] for i in ids])
+        jcache_path = os.path.join(a.sets, 'jaccard.pickle')
+        jc = pickle.load(open(jcache_path, 'rb')) if os.path.exists(jcache_path) else {}
+        counts = {}
+        dist = []
+        for lg in sorted(set(langs)):
+            sel = np.nonzero(langs == lg)[0]
+            for x in range(len(sel)):
+                d = popcount(fp[sel[x]] ^ fp[sel[x + 1:]])
+                dist.append(d)
+                for y in np.nonzero(d <= 3)[0]:
+                    p, q = int(ids[sel[x]]), int(ids[sel[x + 1 + y]])
+                    if (p, q) not in jc:
+                        sp = jaccard.shingles(texts[p].replace('\\n', '\n'))
+                        sq = jaccard.shingles(texts[q].replace('\\n', '\n'))
+                        jc[(p, q)] = len(sp & sq) / max(len(sp | sq), 1)
+                    if jc[(p, q)] < 0.1:
+                        big = len(texts[p]) >= 30000 and len(texts[q]) >= 30000
+                        for key in (lg, lg + '/' + src[p][1] + ('' if src[p][1] == src[q][1] else '+' + src[q][1])):
+                            c = counts.setdefault(key, [0, 0])
+                            c[0] += 1
+                            c[1] += big
+        pickle.dump(jc, open(jcache_path, 'wb'))
+        out.append('long: ' + ', '.join('%s %d (%d >= 30k)' % (k, v[0], v[1]) for k, v in sorted(counts.items()))
+                   + '; mean distance %.1f' % np.concatenate(dist).mean())
+    print('args: ' + ' '.join('%s=%s' % kv for kv in sorted(vars(a).items()) if kv[0] not in ('reference', 'sets', 'nd')))
+    print('\n'.join(out))
+    print('SUMMARY F1 en tune/heldout %.3f/%.3f zh %.3f/%.3f nd en/zh %.3f/%.3f' % (
+        res[('tune', 'en')], res[('heldout', 'en')], res[('tune', 'zh')], res[('heldout', 'zh')],
+        res.get(('nd', 'en'), 0), res.get(('nd', 'zh'), 0)))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
