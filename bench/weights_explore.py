@@ -86,6 +86,9 @@ def weights(h, fl, a, freq):
     count = np.bincount(inv, minlength=len(uh))
     r = w * count ** a.occurrences * 16
     g = min(1.0, n / a.damp_words)
+    if a.g_flat:
+        # g constant (g_flat) up to g_flat * damp_words words, then as before
+        g = max(g, a.g_flat) if n >= a.g_flat_from else g
     idx = np.nonzero(np.isin(uh, freq['keys']))[0]
     for k in idx:
         ppm, damp = freq['d'][int(uh[k])]
@@ -98,9 +101,16 @@ def weights(h, fl, a, freq):
     total = r.sum()
     share = a.cap / 100.0
     if a.cap_words and n > a.cap_words:
-        cap = math.ceil(share * total * math.sqrt(a.cap_words / n))
-    else:
-        cap = math.ceil(share * total)
+        share *= math.sqrt(a.cap_words / n)
+    if a.cap_short:
+        # a larger share for short documents, falling to the base share
+        share = max(share, a.cap_short / 100.0 * min(1.0, (a.cap_short_words / n) ** a.cap_short_exp))
+    cap = math.ceil(share * total)
+    if a.cap_short_unlisted:
+        # the larger share only for words not on the frequency list
+        base = a.cap / 100.0 * (math.sqrt(a.cap_words / n) if a.cap_words and n > a.cap_words else 1.0)
+        listed = np.isin(uh, freq['keys'])
+        r[listed] = np.minimum(r[listed], max(math.ceil(base * total), 16 * (256 if a.power != 1.0 else 64)))
     least = 256 if a.power != 1.0 else 64
     r = np.minimum(r, max(cap, 16 * least))
     return uh, r
@@ -132,11 +142,13 @@ def score(name, docs, meta, pairs, a, freq, out):
         kinds = {}
         for lab, kind, d in r:
             kinds.setdefault((-lab, kind), []).append(d <= a.k)
+        other = [d for lab, kind, d in r if kind == 'other']
         f1 = 2 * tp / (2 * tp + fp + pos - tp)
         res[key] = f1
         out.append('%-8s %-8s %-4s %6.3f %6.3f %6.3f   %s' % (
             name, key[0], key[1], f1, tp / max(tp + fp, 1), tp / pos,
-            ', '.join('%s %.2f' % (k[1], np.mean(v)) for k, v in sorted(kinds.items()))))
+            ', '.join('%s %.2f' % (k[1], np.mean(v)) for k, v in sorted(kinds.items()))
+            + '; other: mean distance %.1f, within 6 %.3f' % (np.mean(other), np.mean(np.array(other) <= 6))))
     return res
 
 
@@ -148,6 +160,12 @@ def main():
     ap.add_argument('--power', type=float, default=1.5)
     ap.add_argument('--cap', type=float, default=4.5, help='cap share, percent')
     ap.add_argument('--cap-words', type=int, default=10000)
+    ap.add_argument('--cap-short', type=float, default=0, help='share of short documents, percent')
+    ap.add_argument('--cap-short-words', type=float, default=500)
+    ap.add_argument('--cap-short-exp', type=float, default=0.5)
+    ap.add_argument('--cap-short-unlisted', action='store_true')
+    ap.add_argument('--g-flat', type=float, default=0)
+    ap.add_argument('--g-flat-from', type=float, default=0)
     ap.add_argument('--occurrences', type=float, default=0.5)
     ap.add_argument('--damp-scale', type=float, default=1.0)
     ap.add_argument('--damp-words', type=float, default=1000)
