@@ -44,7 +44,13 @@ def load_tokens(reference, path):
 def run_weight(L, a):
     if a.power == 1.0:
         return L.astype(float)
-    return np.maximum(1, np.floor(L.astype(float) ** a.power * 64 ** (1.5 - a.power) / 2 + 0.5))
+    L = L.astype(float)
+    x = L ** a.power * 64 ** (1.5 - a.power) / 2
+    if a.short_below:
+        # steeper below short_below words, meeting the curve there
+        S = a.short_below
+        x = np.where(L < S, S ** a.power * 64 ** (1.5 - a.power) / 2 * (L / S) ** a.short_power, x)
+    return np.maximum(1, np.floor(x + 0.5))
 
 
 def weights(h, fl, a, freq):
@@ -165,6 +171,8 @@ def main():
     ap.add_argument('--cap-short-exp', type=float, default=0.5)
     ap.add_argument('--cap-short-unlisted', action='store_true')
     ap.add_argument('--g-flat', type=float, default=0)
+    ap.add_argument('--short-below', type=float, default=0)
+    ap.add_argument('--short-power', type=float, default=3)
     ap.add_argument('--g-flat-from', type=float, default=0)
     ap.add_argument('--occurrences', type=float, default=0.5)
     ap.add_argument('--damp-scale', type=float, default=1.0)
