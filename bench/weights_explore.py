@@ -50,6 +50,11 @@ def run_weight(L, a):
         # steeper below short_below words, meeting the curve there
         S = a.short_below
         x = np.where(L < S, S ** a.power * 64 ** (1.5 - a.power) / 2 * (L / S) ** a.short_power, x)
+    if a.sat:
+        # past sat words the weight grows as L^sat_power only (scaled to 256 at 64)
+        M = a.sat
+        x = np.where(L > M, M ** a.power * (L / M) ** a.sat_power, L ** a.power)
+        x = x * 256 / (M ** a.power * (64 / M) ** a.sat_power)
     return np.maximum(1, np.floor(x + 0.5))
 
 
@@ -112,6 +117,12 @@ def weights(h, fl, a, freq):
         # a larger share for short documents, falling to the base share
         share = max(share, a.cap_short / 100.0 * min(1.0, (a.cap_short_words / n) ** a.cap_short_exp))
     cap = math.ceil(share * total)
+    if a.cap_rank and len(r) > a.cap_rank:
+        # the cap a multiple of the cap_rank-th heaviest word's weight: words
+        # inserted with little weight (ads, a template) leave it unchanged
+        kth = np.partition(r, len(r) - a.cap_rank)[len(r) - a.cap_rank]
+        rc = math.ceil(a.cap_rank_mult * kth)
+        cap = rc if not a.cap_rank_min else max(min(rc, cap), math.ceil(a.cap_rank_min / 100.0 * total))
     if a.cap_short_unlisted:
         # the larger share only for words not on the frequency list
         base = a.cap / 100.0 * (math.sqrt(a.cap_words / n) if a.cap_words and n > a.cap_words else 1.0)
@@ -158,6 +169,37 @@ def score(name, docs, meta, pairs, a, freq, out):
     return res
 
 
+def diagnose(docs, meta, pairs, a, freq):
+    """Per set, language and kind: where the weight that moves between the
+    two pages of a pair sits (squared differences of the weight vectors as
+    shares of the first page's squared norm: the angle between the two
+    vectors sets the expected distance, 64 angle / pi), and the listed
+    (frequency-list) words' share of a page's squared norm."""
+    stats = {}
+    for x, y, label, kind in pairs:
+        if x not in docs or y not in docs:
+            continue
+        ua, ra = weights(*docs[x], a, freq)
+        ub, rb = weights(*docs[y], a, freq)
+        allh = np.union1d(ua, ub)
+        va = np.zeros(len(allh))
+        vb = np.zeros(len(allh))
+        va[np.searchsorted(allh, ua)] = ra
+        vb[np.searchsorted(allh, ub)] = rb
+        n2 = va @ va
+        cos = va @ vb / math.sqrt(n2 * (vb @ vb))
+        both = (va > 0) & (vb > 0)
+        listed = np.isin(allh, freq['keys'])
+        diff = (va - vb) ** 2 / n2
+        stats.setdefault(meta[x] + (kind,), []).append((
+            64 * math.acos(min(1.0, cos)) / math.pi, diff.sum(), diff[both & listed].sum(),
+            diff[both & ~listed].sum(), diff[~both].sum(), (va[listed] ** 2).sum() / n2))
+    print('set      lang kind     expected d | moved: all, listed words in both, other words in both, words in one | listed share of |page|^2')
+    for key in sorted(stats):
+        v = np.array(stats[key]).mean(0)
+        print('%-8s %-4s %-8s %5.1f      | %.4f  %.4f  %.4f  %.4f | %.2f' % (key + tuple(v)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('reference')
@@ -173,6 +215,8 @@ def main():
     ap.add_argument('--g-flat', type=float, default=0)
     ap.add_argument('--short-below', type=float, default=0)
     ap.add_argument('--short-power', type=float, default=3)
+    ap.add_argument('--sat', type=float, default=0)
+    ap.add_argument('--sat-power', type=float, default=1)
     ap.add_argument('--g-flat-from', type=float, default=0)
     ap.add_argument('--occurrences', type=float, default=0.5)
     ap.add_argument('--damp-scale', type=float, default=1.0)
@@ -185,6 +229,10 @@ def main():
     ap.add_argument('--k', type=int, default=3)
     ap.add_argument('--no-long', action='store_true')
     ap.add_argument('--no-nd', action='store_true')
+    ap.add_argument('--diagnose', action='store_true')
+    ap.add_argument('--cap-rank', type=int, default=0)
+    ap.add_argument('--cap-rank-mult', type=float, default=2.0)
+    ap.add_argument('--cap-rank-min', type=float, default=0)
     a = ap.parse_args()
     fr = sim.frequent_words(a.reference)
     freq = {'d': fr, 'keys': np.array(list(fr), dtype=np.uint64)}
@@ -195,6 +243,9 @@ def main():
         f = line.split('\t', 6)
         meta[int(f[0])] = (f[1], f[2])
     pairs = [(int(x), int(y), int(l), k) for x, y, l, k in (ln.split() for ln in open(os.path.join(a.sets, 'pairs.tsv')))]
+    if a.diagnose:
+        diagnose(load_tokens(a.reference, os.path.join(a.sets, 'docs.tsv')), meta, pairs, a, freq)
+        return
     res = score('quality', load_tokens(a.reference, os.path.join(a.sets, 'docs.tsv')), meta, pairs, a, freq, out)
     if not a.no_nd:
         meta = {}
