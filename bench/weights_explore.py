@@ -75,6 +75,15 @@ def weights(h, fl, a, freq):
         line = np.cumsum(newline) - 1
         ll = np.bincount(line)[line].astype(float)
         occ = occ * np.minimum(1.0, ll / a.line_floor) ** a.line_power
+    if a.line_rel:
+        # line length relative to the document's own: the length of the line
+        # its median word sits in (hard-wrapped text keeps its weights)
+        newline = (fl & 2).astype(bool)
+        newline[0] = True
+        line = np.cumsum(newline) - 1
+        ll = np.bincount(line)[line].astype(float)
+        typical = np.median(ll)
+        occ = occ * np.minimum(1.0, ll / (a.line_rel * typical)) ** a.line_power
     if a.runs_per_line:
         # a run weighs less when its line holds many short runs (| · ; lists)
         newline = (fl & 2).astype(bool)
@@ -223,6 +232,7 @@ def main():
     ap.add_argument('--damp-words', type=float, default=1000)
     ap.add_argument('--line-floor', type=float, default=0)
     ap.add_argument('--line-power', type=float, default=1.0)
+    ap.add_argument('--line-rel', type=float, default=0)
     ap.add_argument('--runs-per-line', type=float, default=0)
     ap.add_argument('--bigram', type=float, default=0)
     ap.add_argument('--drop-below', type=float, default=0)
