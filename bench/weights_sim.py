@@ -43,14 +43,14 @@ ROOT = os.path.dirname(HERE)
 
 
 def frequent_words(reference):
-    """{hash: ppm} of src/fingerprint/frequent_words.c, hashed by the reference."""
+    """{hash: (ppm, damping ppm)} of src/fingerprint/frequent_words.c, hashed by the reference."""
     src = open(os.path.join(ROOT, 'src', 'fingerprint', 'frequent_words.c'), encoding='utf-8').read()
-    words = re.findall(r'\{"([^"]+)", (\d+)\}', src)
-    tsv = ''.join('%d\t%s\n' % (i, w) for i, (w, _) in enumerate(words))
+    words = re.findall(r'\{"([^"]+)", (\d+), (\d+)\}', src)
+    tsv = ''.join('%d\t%s\n' % (i, w) for i, (w, _, _) in enumerate(words))
     out = subprocess.run([reference, 'tokens'], input=tsv.encode(), capture_output=True, check=True).stdout
     result = {}
     for i, (h, _) in enumerate(read_tokens(out).values()):
-        result[int(h[0])] = int(words[i][1])
+        result[int(h[0])] = (int(words[i][1]), int(words[i][2]))
     return result
 
 
@@ -91,9 +91,8 @@ def fingerprint(p, args, freq, freqkeys):
     r = w * p['count'] ** args.occurrences * 16
     g = min(1.0, p['n'] / 1000)
     for k in np.nonzero(np.isin(p['uh'], freqkeys))[0]:
-        ppm = freq[int(p['uh'][k])]
-        if ppm > 10000:
-            r[k] *= 1 - g * (1 - 10000 / ppm)
+        ppm, damp = freq[int(p['uh'][k])]
+        r[k] *= 1 - g * (1 - damp / ppm)
     r = np.floor(r + 0.5)
     total = r.sum()
     if args.cap_words and p['n'] > args.cap_words:
