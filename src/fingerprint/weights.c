@@ -827,6 +827,31 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		pfree(buffer);
 }
 
+#ifdef HAVE_CORRECTIONS_SIMD
+/*
+ * RunCounterClose's lanes with AVX2: two words of the run's byte lanes
+ * widened to 16 bits at a time, multiplied by the weight w and added to
+ * the 16-bit lanes of c (the same layout); clears run.
+ */
+__attribute__((target("avx2")))
+static void
+RunLanesAvx2(uint64 *run, WideLaneCounter *c, int64 w)
+{
+	__m256i		weight = _mm256_set1_epi16((short) w);
+
+	for (int k = 0; k < 8; k += 2)
+	{
+		__m256i		bytes = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (run + k)));
+		__m256i    *lane = (__m256i *) c->lanes[k];
+
+		_mm256_storeu_si256(lane, _mm256_add_epi16(_mm256_loadu_si256(lane),
+												   _mm256_mullo_epi16(bytes, weight)));
+	}
+	_mm256_storeu_si256((__m256i *) run, _mm256_setzero_si256());
+	_mm256_storeu_si256((__m256i *) (run + 4), _mm256_setzero_si256());
+}
+#endif
+
 /*
  * Adds the count words in run, each with the weight of a run of len words,
  * and clears run.
@@ -842,6 +867,11 @@ RunCounterClose(RunCounter *rc, int64 count, int64 len)
 		return;
 	if (c->pending + count * w > 65535)
 		WideLaneCounterFlush(c);
+#ifdef HAVE_CORRECTIONS_SIMD
+	if (rc->avx2)
+		RunLanesAvx2(rc->run, c, w);
+	else
+#endif
 #if defined(__SSE2__)
 	{
 		__m128i		weight = _mm_set1_epi16((short) w);
@@ -915,6 +945,11 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->robust = version >= 4 && singlewords &&
 		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
 	w->rc.weights = w->robust ? simhash_run_weight_v4 : simhash_run_weight_v3;
+#ifdef HAVE_CORRECTIONS_SIMD
+	if (unlikely(cpu_has_avx2 < 0))
+		cpu_has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	w->rc.avx2 = cpu_has_avx2 && simhash_simd >= SIMD_AVX2;
+#endif
 	/* zeroed: every counter starts at zero; buffers only where used */
 	if (w->runs && !w->fastruns)
 	{

@@ -319,6 +319,7 @@ typedef struct RunCounter
 	int64		runlen;			/* words in the current run */
 	const int16 *weights;		/* weight of an occurrence by run length:
 								 * simhash_run_weight_v3 or _v4 */
+	bool		avx2;			/* RunCounterClose with AVX2 (simhash.simd) */
 	LaneCounter capped;			/* words of weight SIMHASH_RUN_CAP */
 	WideLaneCounter weighted;	/* words of shorter runs, with their weight */
 	CapTable	cap;			/* each word's total weight */
