@@ -686,7 +686,7 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
 
 /*
  * Passes on the tokens of the run of CJK characters u[q..e), whose n
- * hashes ScanCjkRun computed if HashesCjk.
+ * hashes and byte lanes ScanCjkRun computed if HashesCjk.
  */
 static inline void
 CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n,
