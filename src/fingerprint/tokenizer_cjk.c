@@ -329,22 +329,44 @@ HanHashInit(void)
 }
 
 /*
+ * The byte lanes of a run's tokens (the layout of RunCounterRunLanes),
+ * summed as ScanCjkRun hashes them, for CountRunWords to add in one go;
+ * valid while the run has fewer than 256 tokens (no byte overflows).
+ */
+typedef struct CjkLanes
+{
+	uint64		w[8];			/* word k counts bits k, k + 8, ... */
+} CjkLanes;
+
+#ifdef USE_AVX2_SEGMENTER
+static int32 HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash,
+							int32 *n, UChar32 *next, int32 *r, CjkLanes *lanes);
+#endif
+
+/*
  * The end e of the run of CJK characters that starts at u[q] (a CJK
  * character) in u[..end).  With HashesCjk, also the hashes of its tokens,
  * in st->cjkhash (*n of them), computed on the way: each character a token
- * (more than MAX_RUN equal ones in a row count as MAX_RUN).  If a
- * non-ASCII character follows the run, *next is its code point and *r the
- * position after it; else *r = e.
+ * (more than MAX_RUN equal ones in a row count as MAX_RUN); and their byte
+ * lanes in *lanes (with SSE2).  If a non-ASCII character follows the run,
+ * *next is its code point and *r the position after it; else *r = e.
  */
 static inline int32
 ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
-		   UChar32 *next, int32 *r)
+		   UChar32 *next, int32 *r, CjkLanes *lanes)
 {
 	int32		at = q;
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
 	int			repeat = 0;
 	int32		count = 0;
 	uint64	   *hash;
+#ifdef USE_SSE2_SEGMENTER
+	const __m128i m = _mm_set1_epi8(1);
+	__m128i		r0 = _mm_setzero_si128(),
+				r1 = _mm_setzero_si128(),
+				r2 = _mm_setzero_si128(),
+				r3 = _mm_setzero_si128();
+#endif
 
 	*n = 0;
 	if (!HashesCjk(st))
@@ -370,12 +392,19 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	hash = st->cjkhash;
 	if (unlikely(han_hash == NULL))
 		HanHashInit();
+#ifdef USE_AVX2_SEGMENTER
+	/* the AVX2 variant with the ASCII kernels of AVX2 (simhash.simd) */
+	if (st->ascii == SegmentAsciiAvx2 || st->ascii == SegmentAsciiAvx512)
+		return HashCjkRunAvx2(u, q, end, hash, n, next, r, lanes);
+#endif
+	*r = -1;					/* until a non-ASCII character ends the run */
 	for (;;)
 	{
 		int32		len;
 		UChar32		c;
 		uint32		w;
 		uint32		han;
+		uint64		h;
 
 		if (likely(at + 4 <= end) && (w = LoadLE32(u + at), THREE_BYTES(w)))
 		{
@@ -398,10 +427,9 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 		han = (uint32) (c - HAN_FIRST);
 		if (!(han <= HAN_LAST - HAN_FIRST || IsCjk(c)))
 		{
-			*n = count;
 			*r = at;
 			*next = NextCodePoint(u, r, end);
-			return at;
+			break;
 		}
 		if ((uint32) c != last)
 		{
@@ -414,17 +442,170 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 			continue;
 		}
 		if (likely(han <= HAN_LAST - HAN_FIRST))
-			hash[count++] = han_hash[han];	/* a Han character: 3 bytes */
+			h = han_hash[han];	/* a Han character: 3 bytes */
 		else
-			hash[count++] = len == 3 ?
+			h = len == 3 ?
 				XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
 				XXH3_64bits(u + at, len);
+		hash[count++] = h;
+#ifdef USE_SSE2_SEGMENTER
+		{
+			/* lanes k and k + 1 side by side, as in RunCounterAdd */
+			__m128i		x = _mm_cvtsi64_si128((int64) h);
+			__m128i		hv = _mm_unpacklo_epi64(x, _mm_srli_epi64(x, 1));
+
+			r0 = _mm_add_epi64(r0, _mm_and_si128(hv, m));
+			r1 = _mm_add_epi64(r1, _mm_and_si128(_mm_srli_epi64(hv, 2), m));
+			r2 = _mm_add_epi64(r2, _mm_and_si128(_mm_srli_epi64(hv, 4), m));
+			r3 = _mm_add_epi64(r3, _mm_and_si128(_mm_srli_epi64(hv, 6), m));
+		}
+#endif
 		at += len;
 	}
+	if (*r < 0)
+		*r = at;
+#ifdef USE_SSE2_SEGMENTER
+	_mm_storeu_si128((__m128i *) lanes->w, r0);
+	_mm_storeu_si128((__m128i *) lanes->w + 1, r1);
+	_mm_storeu_si128((__m128i *) lanes->w + 2, r2);
+	_mm_storeu_si128((__m128i *) lanes->w + 3, r3);
+#endif
 	*n = count;
-	*r = at;
 	return at;
 }
+
+#ifdef USE_AVX2_SEGMENTER
+/*
+ * The hashing loop of ScanCjkRun with AVX2, for a run that starts at u[at]
+ * (a CJK character): the same tokens, hashes and results.  Four
+ * characters at a time while they are Han characters of three bytes
+ * (U+4E00..U+9FFF), each unlike the one before it (so none is a repeat
+ * past MAX_RUN): their code points decoded and checked in one vector, and
+ * the bits of their hashes added to the byte lanes with two vectors; any
+ * other character one at a time, as ScanCjkRun does.
+ */
+__attribute__((target("avx2")))
+static int32
+HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
+			   UChar32 *next, int32 *r, CjkLanes *lanes)
+{
+	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
+	int			repeat = 0;
+	int32		count = 0;
+	const __m128i spread3 = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1,
+										  9, 10, 11, -1);
+	const __m256i shift_lo = _mm256_setr_epi64x(0, 1, 2, 3);
+	const __m256i shift_hi = _mm256_setr_epi64x(4, 5, 6, 7);
+	const __m256i ones = _mm256_set1_epi64x((int64) UINT64CONST(0x0101010101010101));
+	__m256i		lo = _mm256_setzero_si256(),
+				hi = _mm256_setzero_si256();
+
+#define ADD_LANES(h) \
+	do { \
+		__m256i		hv_ = _mm256_set1_epi64x((int64) (h)); \
+		lo = _mm256_add_epi64(lo, _mm256_and_si256(_mm256_srlv_epi64(hv_, shift_lo), ones)); \
+		hi = _mm256_add_epi64(hi, _mm256_and_si256(_mm256_srlv_epi64(hv_, shift_hi), ones)); \
+	} while (0)
+
+	*r = -1;					/* until a non-ASCII character ends the run */
+	for (;;)
+	{
+		int32		len;
+		UChar32		c;
+		uint32		w;
+		uint32		han;
+		uint64		h;
+
+		while (at + 16 <= end)
+		{
+			/* the 12 bytes at u[at] as four 3-byte sequences, one per lane */
+			__m128i		v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *) (u + at)),
+											 spread3);
+			__m128i		three = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(0xC0C0F0)),
+												_mm_set1_epi32(0x8080E0));
+			__m128i		cp = _mm_or_si128(_mm_or_si128(
+												   _mm_slli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x0F)), 12),
+												   _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x3F00)), 2)),
+										  _mm_and_si128(_mm_srli_epi32(v, 16), _mm_set1_epi32(0x3F)));
+			__m128i		idx = _mm_sub_epi32(cp, _mm_set1_epi32(HAN_FIRST));
+			/* Han: 0 <= idx <= HAN_LAST - HAN_FIRST (cp < 0x10000) */
+			__m128i		inhan = _mm_and_si128(_mm_cmpgt_epi32(idx, _mm_set1_epi32(-1)),
+											  _mm_cmpgt_epi32(_mm_set1_epi32(HAN_LAST - HAN_FIRST + 1), idx));
+			/* each unlike the one before: [last, cp0, cp1, cp2] */
+			__m128i		prev = _mm_alignr_epi8(cp, _mm_set1_epi32((int32) last), 12);
+			__m128i		good = _mm_andnot_si128(_mm_cmpeq_epi32(cp, prev), _mm_and_si128(three, inhan));
+			uint32		k[4];
+			/* the leading characters that pass: as ScanCjkRun would take them */
+			int			take = __builtin_ctz(~_mm_movemask_ps(_mm_castsi128_ps(good)));
+
+			/* every lane hashed (a failed one as U+4E00), the first take kept */
+			_mm_storeu_si128((__m128i *) k, _mm_and_si128(idx, good));
+			for (int j = 0; j < 4; j++)
+			{
+				h = han_hash[k[j]];
+				hash[count + j] = h;
+				ADD_LANES(j < take ? h : 0);
+			}
+			count += take;
+			at += 3 * take;
+			/* (no branch: whether any passed is as unpredictable) */
+			last = take > 0 ? k[Max(take, 1) - 1] + HAN_FIRST : last;
+			repeat = take > 0 ? 1 : repeat;
+			if (take < 4)
+				break;
+		}
+
+		/* one character, as in ScanCjkRun */
+		if (likely(at + 4 <= end) && (w = LoadLE32(u + at), THREE_BYTES(w)))
+		{
+			c = THREE_BYTE_CODE_POINT(w);
+			len = 3;
+		}
+		else if (at < end && u[at] >= 0x80)
+		{
+			int32		j = at;
+
+			c = NextCodePoint(u, &j, end);
+			len = j - at;
+		}
+		else
+			break;
+		han = (uint32) (c - HAN_FIRST);
+		if (!(han <= HAN_LAST - HAN_FIRST || IsCjk(c)))
+		{
+			*r = at;
+			*next = NextCodePoint(u, r, end);
+			break;
+		}
+		if ((uint32) c != last)
+		{
+			last = c;
+			repeat = 1;
+		}
+		else if (++repeat > MAX_RUN)
+		{
+			at += len;
+			continue;
+		}
+		if (likely(han <= HAN_LAST - HAN_FIRST))
+			h = han_hash[han];
+		else
+			h = len == 3 ?
+				XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
+				XXH3_64bits(u + at, len);
+		hash[count++] = h;
+		ADD_LANES(h);
+		at += len;
+	}
+#undef ADD_LANES
+	if (*r < 0)
+		*r = at;
+	_mm256_storeu_si256((__m256i *) lanes->w, lo);
+	_mm256_storeu_si256((__m256i *) lanes->w + 1, hi);
+	*n = count;
+	return at;
+}
+#endif
 
 /*
  * Counts the n words of hash in rc, newrun saying that a run break stood
@@ -432,10 +613,12 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
  * RunCounterAdd would count them one by one: the words that leave the run
  * shorter than SIMHASH_RUN_CAP on the run's byte lanes held in registers
  * (the fused path of weights.h, as the SIMD kernels do), the rest by
- * RunCounterAdd.
+ * RunCounterAdd.  When all n leave it shorter, their byte lanes are those
+ * ScanCjkRun summed (lanes), added in one go.
  */
 static inline void
-CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun)
+CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
+			  const CjkLanes *lanes)
 {
 	int32		i = 0;
 
@@ -449,6 +632,18 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun)
 		else
 			RunCounterSetRunLength(rc, 0);
 		runlen = 0;
+	}
+	if (likely(runlen + n <= SIMHASH_RUN_CAP - 1))
+	{
+		/* n < SIMHASH_RUN_CAP: the lanes summed no more than that */
+		__m128i    *run = (__m128i *) RunCounterRunLanes(rc);
+
+		for (int k = 0; k < 4; k++)
+			_mm_storeu_si128(run + k, _mm_add_epi64(_mm_loadu_si128(run + k),
+													_mm_loadu_si128((const __m128i *) lanes->w + k)));
+		memcpy(RunCounterRunSlots(rc, n), hash, n * sizeof(uint64));
+		RunCounterSetRunLength(rc, runlen + n);
+		return;
 	}
 	if (runlen < SIMHASH_RUN_CAP - 1)
 	{
@@ -491,17 +686,18 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun)
 
 /*
  * Passes on the tokens of the run of CJK characters u[q..e), whose n
- * hashes ScanCjkRun computed if HashesCjk.
+ * hashes and byte lanes ScanCjkRun computed if HashesCjk.
  */
 static inline void
-CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n)
+CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n,
+			 const CjkLanes *lanes)
 {
 	if (!HashesCjk(st))
 		EmitCjkRun(st, u, q, e);
 	else if (st->rc)
 	{
 		Assert(n > 0);
-		CountRunWords(st->rc, st->cjkhash, n, st->newrun);
+		CountRunWords(st->rc, st->cjkhash, n, st->newrun, lanes);
 	}
 	else
 	{
@@ -595,13 +791,14 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 		if (IsCjk(c))
 		{
 			int32		n;
-			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r);
+			CjkLanes	lanes;
+			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes);
 
 			/* can the fast path cut at the run's end? */
 			SegmentAsciiStretch(st, s, p, q);
 			if (r == e || (kind = FastPunct(u, start, e, r, end, c)) != PUNCT_NO)
 			{
-				CommitCjkRun(st, u, q, e, n);
+				CommitCjkRun(st, u, q, e, n, &lanes);
 				p = x = q = e;
 				known = r > e;	/* punctuation */
 				continue;

@@ -66,7 +66,8 @@
 
 static struct
 {
-	CapEntry   *entries;		/* CAP_TABLE_RETAINED + 1 entries, or NULL */
+	CapEntry   *entries;		/* CAP_TABLE_RETAINED + 1 entries, or NULL;
+								 * aligned to a cache line */
 	uint32	   *used;			/* CAP_TABLE_RETAINED / 2 slots */
 	CapTable   *owner;			/* the table using it, or NULL */
 } retained;
@@ -82,7 +83,7 @@ static void
 CapTableGiveBack(CapTable *t)
 {
 	Assert(t->retained && retained.owner == t);
-	t->entries[t->mask + 1] = (CapEntry) {0, 0, 0};
+	t->entries[t->mask + 1] = (CapEntry) {0, 0};
 	t->retained = false;
 	t->entries = NULL;
 	t->used = NULL;
@@ -94,7 +95,7 @@ static void
 CapTableRelease(CapTable *t)
 {
 	for (int32 k = 0; k < t->members; k++)
-		t->entries[t->used[k]] = (CapEntry) {0, 0, 0};
+		t->entries[t->used[k]] = (CapEntry) {0, 0};
 	CapTableGiveBack(t);
 }
 
@@ -106,6 +107,14 @@ CapTableReleaseCallback(void *arg)
 
 	if (t->retained && retained.owner == t)
 		CapTableRelease(t);
+}
+
+/* Zeroed entries for a table of slots slots, aligned to a cache line. */
+static CapEntry *
+CapEntriesAlloc(MemoryContext cxt, uint32 slots, void **mem)
+{
+	*mem = MemoryContextAllocZero(cxt, sizeof(CapEntry) * ((Size) slots + 1) + PG_CACHE_LINE_SIZE);
+	return (CapEntry *) TYPEALIGN(PG_CACHE_LINE_SIZE, *mem);
 }
 
 /*
@@ -129,12 +138,16 @@ CapTableInit(CapTable *t, int64 textbytes)
 	t->limit = CapLimit(slots);
 	t->nrun = 0;
 	t->words = 0;
+	t->spillat = CAP_SPILL_WORDS;
+	t->wide = NULL;
+	t->entriesmem = NULL;
 	if (retained.owner == NULL)
 	{
 		if (retained.entries == NULL)
 		{
-			retained.entries = MemoryContextAllocZero(TopMemoryContext,
-													  sizeof(CapEntry) * (CAP_TABLE_RETAINED + 1));
+			void	   *mem;
+
+			retained.entries = CapEntriesAlloc(TopMemoryContext, CAP_TABLE_RETAINED, &mem);
 			retained.used = MemoryContextAlloc(TopMemoryContext,
 											   sizeof(uint32) * (CAP_TABLE_RETAINED / 2));
 		}
@@ -150,8 +163,49 @@ CapTableInit(CapTable *t, int64 textbytes)
 	{
 		/* slots + 1: the entry after the last absorbs features past the bound */
 		t->retained = false;
-		t->entries = palloc0(sizeof(CapEntry) * ((Size) slots + 1));
+		t->entries = CapEntriesAlloc(CurrentMemoryContext, slots, &t->entriesmem);
 		t->used = palloc(sizeof(uint32) * (slots / 2));
+	}
+}
+
+/*
+ * Moves what each member's tally holds beyond one occurrence (which keeps
+ * the entry a member's) into its 64-bit totals in wide (see CAP_TALLY);
+ * called before CAP_SPILL_WORDS more occurrences could overflow a tally's
+ * occurrences field.  O(members), every 16 million occurrences or so.
+ */
+void
+CapTableSpill(CapTable *t)
+{
+	if (t->wide == NULL)
+		t->wide = palloc0(sizeof(CapWide) * ((Size) t->mask + 1));
+	for (int32 k = 0; k < t->members; k++)
+	{
+		uint32		slot = t->used[k];
+		uint64		tally = t->entries[slot].tally;
+
+		t->wide[slot].weight += (int64) (tally >> CAP_COUNT_BITS);
+		t->wide[slot].count += (int64) (tally & CAP_COUNT_MASK) - 1;
+		t->entries[slot].tally = 1;
+	}
+	/* the overflow entry is never read: only kept from overflowing */
+	if (t->entries[t->mask + 1].tally != 0)
+		t->entries[t->mask + 1].tally = 1;
+	t->spillat = t->words + CAP_SPILL_WORDS;
+}
+
+/* The total weight and occurrences of the member at slot of t. */
+static inline void
+CapTableTotals(const CapTable *t, uint32 slot, int64 *weight, int64 *count)
+{
+	uint64		tally = t->entries[slot].tally;
+
+	*weight = (int64) (tally >> CAP_COUNT_BITS);
+	*count = (int64) (tally & CAP_COUNT_MASK);
+	if (unlikely(t->wide != NULL))
+	{
+		*weight += t->wide[slot].weight;
+		*count += t->wide[slot].count;
 	}
 }
 
@@ -165,15 +219,24 @@ CapTableGrow(CapTable *t)
 {
 	uint32		slots = 2 * (t->mask + 1);
 	CapEntry   *saved = palloc(sizeof(CapEntry) * Max(t->members, 1));
+	CapWide    *savedwide = NULL;
 
 	/* no feature has overflowed yet: growth stops at the bound */
-	Assert(t->entries[t->mask + 1].weight == 0);
+	Assert(t->entries[t->mask + 1].tally == 0);
 	for (int32 k = 0; k < t->members; k++)
 		saved[k] = t->entries[t->used[k]];
+	if (t->wide != NULL)
+	{
+		savedwide = palloc(sizeof(CapWide) * Max(t->members, 1));
+		for (int32 k = 0; k < t->members; k++)
+			savedwide[k] = t->wide[t->used[k]];
+		pfree(t->wide);
+		t->wide = palloc0(sizeof(CapWide) * (Size) slots);
+	}
 	if (t->retained && slots <= CAP_TABLE_RETAINED)
 	{
 		for (int32 k = 0; k < t->members; k++)
-			t->entries[t->used[k]] = (CapEntry) {0, 0, 0};
+			t->entries[t->used[k]] = (CapEntry) {0, 0};
 	}
 	else
 	{
@@ -181,10 +244,10 @@ CapTableGrow(CapTable *t)
 			CapTableRelease(t);
 		else
 		{
-			pfree(t->entries);
+			pfree(t->entriesmem);
 			pfree(t->used);
 		}
-		t->entries = palloc0(sizeof(CapEntry) * ((Size) slots + 1));
+		t->entries = CapEntriesAlloc(CurrentMemoryContext, slots, &t->entriesmem);
 		t->used = palloc(sizeof(uint32) * (slots / 2));
 	}
 	t->mask = slots - 1;
@@ -193,12 +256,16 @@ CapTableGrow(CapTable *t)
 	{
 		uint32		j = (uint32) saved[k].hash & t->mask;
 
-		while (t->entries[j].weight != 0)
+		while (t->entries[j].tally != 0)
 			j = (j + 1) & t->mask;
 		t->entries[j] = saved[k];
+		if (savedwide)
+			t->wide[j] = savedwide[k];
 		t->used[k] = j;
 	}
 	pfree(saved);
+	if (savedwide)
+		pfree(savedwide);
 }
 
 /*
@@ -213,29 +280,26 @@ CapTableAddFull(CapTable *t, uint64 hash, int64 w)
 	uint32		slot = (uint32) hash & t->mask;
 
 	Assert(t->members >= t->limit);
-	while (t->entries[slot].weight != 0)
+	while (t->entries[slot].tally != 0)
 	{
 		if (t->entries[slot].hash == hash)
 		{
-			t->entries[slot].weight += w;
-			t->entries[slot].count++;
+			t->entries[slot].tally += CAP_TALLY(w);
 			return;
 		}
 		slot = (slot + 1) & t->mask;
 	}
 	if (t->members >= SIMHASH_CAP_FEATURES)
 	{
-		t->entries[t->mask + 1].weight += w;
-		t->entries[t->mask + 1].count++;
+		t->entries[t->mask + 1].tally += CAP_TALLY(w);
 		return;
 	}
 	CapTableGrow(t);
 	slot = (uint32) hash & t->mask;
-	while (t->entries[slot].weight != 0)
+	while (t->entries[slot].tally != 0)
 		slot = (slot + 1) & t->mask;
 	t->entries[slot].hash = hash;
-	t->entries[slot].weight = w;
-	t->entries[slot].count = 1;
+	t->entries[slot].tally = CAP_TALLY(w);
 	t->used[t->members++] = slot;
 }
 
@@ -306,9 +370,13 @@ CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total)
 	{
 		CapEntry   *e = &t->entries[t->used[k]];
 		uint64		hash = e->hash;
-		int64		excess = e->weight - cap;
+		int64		weight,
+					count;
+		int64		excess;
 
-		*e = (CapEntry) {0, 0, 0};
+		CapTableTotals(t, t->used[k], &weight, &count);
+		excess = weight - cap;
+		*e = (CapEntry) {0, 0};
 		if (excess <= 0)
 			continue;
 		for (int bit = 0; bit < SIMHASH_BITS; bit++)
@@ -617,19 +685,19 @@ ChangedBuffer(int32 members)
 	return retained_changed;
 }
 
-/* The entry of the member of hash hash in t, or NULL. */
-static inline CapEntry *
+/* The slot of the member of hash hash in t, or -1. */
+static inline int64
 CapTableFind(CapTable *t, uint64 hash)
 {
 	uint32		i = (uint32) hash & t->mask;
 
-	while (t->entries[i].weight != 0)
+	while (t->entries[i].tally != 0)
 	{
 		if (t->entries[i].hash == hash)
-			return &t->entries[i];
+			return i;
 		i = (i + 1) & t->mask;
 	}
-	return NULL;
+	return -1;
 }
 
 /*
@@ -663,25 +731,51 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	/* scaled and delta hold the weight and count until RobustWeight */
 	for (int k = 0; k < ndamped; k++)
 	{
-		CapEntry   *e = CapTableFind(t, damped[k]);
+		int64		slot = CapTableFind(t, damped[k]);
+		int64		weight,
+					count;
 
-		if (e != NULL && e->count == 1)
+		if (slot < 0)
+			continue;
+		CapTableTotals(t, (uint32) slot, &weight, &count);
+		if (count == 1)
 		{
-			hashes[n] = e->hash;
-			scaled[n] = e->weight;
+			hashes[n] = damped[k];
+			scaled[n] = weight;
 			delta[n] = 1;
 			n++;
 		}
 	}
-	for (int32 k = 0; k < members; k++)
+	if (likely(t->wide == NULL))
 	{
-		CapEntry   *e = &t->entries[t->used[k]];
+		for (int32 k = 0; k < members; k++)
+		{
+			CapEntry   *e = &t->entries[t->used[k]];
+			uint64		tally = e->tally;
+			int64		count = (int64) (tally & CAP_COUNT_MASK);
 
-		hashes[n] = e->hash;
-		scaled[n] = e->weight;
-		delta[n] = e->count;
-		n += e->count > 1;
-		*e = (CapEntry) {0, 0, 0};
+			hashes[n] = e->hash;
+			scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
+			delta[n] = count;
+			n += count > 1;
+			*e = (CapEntry) {0, 0};
+		}
+	}
+	else
+	{
+		for (int32 k = 0; k < members; k++)
+		{
+			CapEntry   *e = &t->entries[t->used[k]];
+			int64		weight,
+						count;
+
+			CapTableTotals(t, t->used[k], &weight, &count);
+			hashes[n] = e->hash;
+			scaled[n] = weight;
+			delta[n] = count;
+			n += count > 1;
+			*e = (CapEntry) {0, 0};
+		}
 	}
 	if (t->retained)
 		CapTableGiveBack(t);
@@ -733,6 +827,31 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 		pfree(buffer);
 }
 
+#ifdef HAVE_CORRECTIONS_SIMD
+/*
+ * RunCounterClose's lanes with AVX2: two words of the run's byte lanes
+ * widened to 16 bits at a time, multiplied by the weight w and added to
+ * the 16-bit lanes of c (the same layout); clears run.
+ */
+__attribute__((target("avx2")))
+static void
+RunLanesAvx2(uint64 *run, WideLaneCounter *c, int64 w)
+{
+	__m256i		weight = _mm256_set1_epi16((short) w);
+
+	for (int k = 0; k < 8; k += 2)
+	{
+		__m256i		bytes = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (run + k)));
+		__m256i    *lane = (__m256i *) c->lanes[k];
+
+		_mm256_storeu_si256(lane, _mm256_add_epi16(_mm256_loadu_si256(lane),
+												   _mm256_mullo_epi16(bytes, weight)));
+	}
+	_mm256_storeu_si256((__m256i *) run, _mm256_setzero_si256());
+	_mm256_storeu_si256((__m256i *) (run + 4), _mm256_setzero_si256());
+}
+#endif
+
 /*
  * Adds the count words in run, each with the weight of a run of len words,
  * and clears run.
@@ -748,6 +867,11 @@ RunCounterClose(RunCounter *rc, int64 count, int64 len)
 		return;
 	if (c->pending + count * w > 65535)
 		WideLaneCounterFlush(c);
+#ifdef HAVE_CORRECTIONS_SIMD
+	if (rc->avx2)
+		RunLanesAvx2(rc->run, c, w);
+	else
+#endif
 #if defined(__SSE2__)
 	{
 		__m128i		weight = _mm_set1_epi16((short) w);
@@ -821,6 +945,11 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->robust = version >= 4 && singlewords &&
 		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
 	w->rc.weights = w->robust ? simhash_run_weight_v4 : simhash_run_weight_v3;
+#ifdef HAVE_CORRECTIONS_SIMD
+	if (unlikely(cpu_has_avx2 < 0))
+		cpu_has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	w->rc.avx2 = cpu_has_avx2 && simhash_simd >= SIMD_AVX2;
+#endif
 	/* zeroed: every counter starts at zero; buffers only where used */
 	if (w->runs && !w->fastruns)
 	{

@@ -98,34 +98,60 @@ extern const int simhash_nfrequent_words;
 
 
 /*
- * One distinct feature's total weight and occurrences; weight 0 marks an
- * empty entry (whose count is 0 too).
+ * One distinct feature's total weight and occurrences, packed in one word
+ * so that an occurrence adds both with one addition (CAP_TALLY) and an
+ * entry takes 16 bytes, four to a cache line:
+ *		tally = weight << CAP_COUNT_BITS | occurrences
+ * tally 0 marks an empty entry.  The occurrences field holds fewer than
+ * 2^CAP_COUNT_BITS occurrences (and the weight field at most
+ * SIMHASH_RUN_WEIGHT_MAX times as much): every CAP_SPILL_WORDS occurrences
+ * added to the table, CapTableSpill moves what its members' tallies hold
+ * beyond one occurrence into 64-bit totals (wide), which only texts of
+ * millions of words need.  CapTableTotals reads both.
  */
+#ifndef CAP_COUNT_BITS			/* a test build may set fewer */
+#define CAP_COUNT_BITS	24
+#endif
+#define CAP_COUNT_MASK	((UINT64CONST(1) << CAP_COUNT_BITS) - 1)
+#define CAP_TALLY(w)	(((uint64) (w) << CAP_COUNT_BITS) + 1)
+/* occurrences between two spills: a run of SIMHASH_RUN_CAP words fits */
+#define CAP_SPILL_WORDS ((int64) CAP_COUNT_MASK - SIMHASH_RUN_CAP)
+
+StaticAssertDecl(CAP_COUNT_BITS > 7 && CAP_COUNT_BITS <= 28,
+				 "a tally's fields must hold CAP_SPILL_WORDS occurrences");
+
 typedef struct CapEntry
 {
 	uint64		hash;
+	uint64		tally;
+} CapEntry;
+
+/* Totals of a member moved out of its tally by CapTableSpill. */
+typedef struct CapWide
+{
 	int64		weight;
 	int64		count;
-} CapEntry;
+} CapWide;
 
 /*
  * Open-addressing table (linear probing, at most half full) of the total
  * weights of a document's distinct features, for the integer weightings
  * counted in lanes (runs, tf).  Entry mask + 1, after the last slot,
- * absorbs the features past SIMHASH_CAP_FEATURES.  used lists the slots of
- * the members, so that the end of a call touches only those.  Under
- * weighting runs a word's weight is known only when its run ends:
- * CapTableAddRunWord keeps its hash in run, and CapTableRunEnd adds the
- * run's words with their weight, in order (so the members' order of first
- * occurrence is the text's).
+ * absorbs the features past SIMHASH_CAP_FEATURES (its tally is never
+ * read).  used lists the slots of the members, so that the end of a call
+ * touches only those.  Under weighting runs a word's weight is known only
+ * when its run ends: CapTableAddRunWord keeps its hash in run, and
+ * CapTableRunEnd adds the run's words with their weight, in order (so the
+ * members' order of first occurrence is the text's).
  *
  * The entries are, when free, the backend's retained table (zero outside a
  * call, so no call allocates or clears one; see CapTableInit), otherwise
- * memory of the call's context.
+ * memory of the call's context; either way aligned to a cache line.
  */
 typedef struct CapTable
 {
 	CapEntry   *entries;		/* mask + 2 entries */
+	void	   *entriesmem;		/* their allocation (not retained) */
 	uint32	   *used;			/* slots of the members, in insertion order
 								 * (room for limit) */
 	uint32		mask;
@@ -134,11 +160,15 @@ typedef struct CapTable
 	bool		retained;		/* entries are the backend's retained table */
 	int32		nrun;			/* hashes in run */
 	int64		words;			/* occurrences added (members or not) */
+	int64		spillat;		/* CapTableSpill before words passes this */
+	CapWide    *wide;			/* by slot, mask + 1 of them; NULL until
+								 * the first spill */
 	uint64		run[SIMHASH_RUN_CAP];	/* hashes of the current run's words */
 	MemoryContextCallback release;	/* gives back the retained table */
 } CapTable;
 
 extern void CapTableInit(CapTable *t, int64 textbytes);
+extern void CapTableSpill(CapTable *t);
 extern int64 CapOf(Weighting weighting, int64 total);
 extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
 extern void CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones,
@@ -146,23 +176,24 @@ extern void CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones,
 extern double CapOfLog(double total);
 
 /*
- * Adds w >= 1 to the total of the feature of hash hash, when the table has
- * room for one more member (members < limit).  Branch-light: the probe
- * stops at the feature's entry or at an empty one, and a new member differs
- * from an existing one only in data (the slot is written to used[members]
- * either way, and members counts it only if the entry was empty), so the
- * unpredictable new-or-seen decision costs no branch.
+ * Adds an occurrence of tally inc (CAP_TALLY of its weight w >= 1) to the
+ * feature of hash hash, when the table has room for one more member
+ * (members < limit).  Branch-light: the probe stops at the feature's entry
+ * or at an empty one, and a new member differs from an existing one only
+ * in data (the slot is written to used[members] either way, and members
+ * counts it only if the entry was empty), so the unpredictable
+ * new-or-seen decision costs no branch.
  */
 static pg_attribute_always_inline void
 CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
-				uint64 hash, int64 w)
+				uint64 hash, uint64 inc)
 {
 	uint32		i = (uint32) hash & mask;
-	int64		old;
+	uint64		old;
 
 	/*
 	 * Go on while the entry is neither empty nor the feature's: while
-	 * min(weight, hash difference) != 0 (both unsigned).  GCC makes that
+	 * min(tally, hash difference) != 0 (both unsigned).  GCC makes that
 	 * a conditional move and one branch, nearly always not taken at this
 	 * load; written with && or &, it made two, one of them as unpredictable
 	 * as new-or-seen.
@@ -171,17 +202,23 @@ CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
 	{
 		uint64		diff;
 
-		old = entries[i].weight;
+		old = entries[i].tally;
 		diff = entries[i].hash ^ hash;
-		if (Min((uint64) old, diff) == 0)
+		if (Min(old, diff) == 0)
 			break;
 		i = (i + 1) & mask;
 	}
 	used[*members] = i;
 	*members += old == 0;
 	entries[i].hash = hash;
-	entries[i].weight = old + w;
-	entries[i].count++;
+	/*
+	 * Two 8-byte stores, not one 16-byte store (which GCC would make of
+	 * them): the next probe of this entry, often a few words later, loads
+	 * the tally alone, and a load from the upper half of a wider store
+	 * waits until the store is written instead of being forwarded from it.
+	 */
+	__asm__("" : : "r"(&entries[i]) : "memory");
+	entries[i].tally = old + inc;
 }
 
 extern void CapTableAddFull(CapTable *t, uint64 hash, int64 w);
@@ -192,10 +229,12 @@ CapTableAdd(CapTable *t, uint64 hash, int64 w)
 {
 	int32		members = t->members;
 
+	if (unlikely(t->words >= t->spillat))
+		CapTableSpill(t);
 	t->words++;
 	if (likely(members < t->limit))
 	{
-		CapTableAddRoom(t->entries, t->mask, t->used, &members, hash, w);
+		CapTableAddRoom(t->entries, t->mask, t->used, &members, hash, CAP_TALLY(w));
 		t->members = members;
 	}
 	else
@@ -228,15 +267,18 @@ CapTableRunEnd(CapTable *t, int64 w)
 	int32		n = t->nrun;
 
 	t->nrun = 0;
+	if (unlikely(t->words >= t->spillat))
+		CapTableSpill(t);
 	if (likely(t->members + n <= t->limit))
 	{
 		CapEntry   *entries = t->entries;
 		uint32		mask = t->mask;
 		uint32	   *used = t->used;
 		int32		members = t->members;
+		uint64		inc = CAP_TALLY(w);
 
 		for (int k = 0; k < n; k++)
-			CapTableAddRoom(entries, mask, used, &members, t->run[k], w);
+			CapTableAddRoom(entries, mask, used, &members, t->run[k], inc);
 		t->members = members;
 		t->words += n;
 	}
@@ -277,6 +319,7 @@ typedef struct RunCounter
 	int64		runlen;			/* words in the current run */
 	const int16 *weights;		/* weight of an occurrence by run length:
 								 * simhash_run_weight_v3 or _v4 */
+	bool		avx2;			/* RunCounterClose with AVX2 (simhash.simd) */
 	LaneCounter capped;			/* words of weight SIMHASH_RUN_CAP */
 	WideLaneCounter weighted;	/* words of shorter runs, with their weight */
 	CapTable	cap;			/* each word's total weight */

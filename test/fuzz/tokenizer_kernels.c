@@ -436,7 +436,7 @@ CapTableFree(CapTable *t)
 	CapTableApply(t, PG_INT64_MAX / 4, ones, &total);
 	if (t->entries)
 	{
-		pfree(t->entries);
+		pfree(t->entriesmem);
 		pfree(t->used);
 	}
 }
@@ -454,14 +454,14 @@ SameCapTable(const CapTable *a, const CapTable *b)
 {
 	if (a->members != b->members || a->nrun != b->nrun || a->mask != b->mask ||
 		memcmp(a->run, b->run, a->nrun * sizeof(uint64)) != 0 ||
-		a->entries[a->mask + 1].weight != b->entries[b->mask + 1].weight)
+		a->entries[a->mask + 1].tally != b->entries[b->mask + 1].tally)
 		return false;
 	for (int32 k = 0; k < a->members; k++)
 	{
 		const CapEntry *x = &a->entries[a->used[k]];
 		const CapEntry *y = &b->entries[b->used[k]];
 
-		if (x->hash != y->hash || x->weight != y->weight)
+		if (x->hash != y->hash || x->tally != y->tally)
 			return false;
 	}
 	return true;
