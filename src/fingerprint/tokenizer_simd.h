@@ -270,10 +270,13 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		/* 2. their hashes, and 3. counting them in text order */
 		if (rc)
 		{
+			uint64		breaks[TOKEN_BATCH / 64 + 1];	/* bit i: newrun[i] */
+
 			HASH_TOKENS(lower, &batch);
+			NewrunBits(&batch, breaks);
 			for (int32 i = 0; i < batch.n;)
 			{
-				int32		j = i + 1,
+				int32		j,
 							fit;
 
 				/* RunCounterAdd, on the lanes in registers, a stretch at a time */
@@ -298,8 +301,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				}
 				/* tokens i .. j - 1: the rest of this run in the batch, uncapped */
 				fit = Min(batch.n, i + (SIMHASH_RUN_CAP - 1 - (int32) runlen));
-				while (j < fit && !batch.newrun[j])
-					j++;
+				j = i + 1 < fit ? NextSet(breaks, i + 1, fit) : fit;
 				RunCounterAddToRun(rc, batch.hash + i, j - i);
 				runlen += j - i;
 				for (; i < j; i++)
