@@ -10,6 +10,8 @@
 
 #define AVX2_TARGET		__attribute__((target("avx2,bmi,bmi2")))
 
+static inline int64 Load64(const char *p) { int64 v; memcpy(&v, p, 8); return v; }
+
 /* a * c mod 2^64 in each 64-bit lane (AVX2 multiplies 32 by 32 bits only) */
 static AVX2_TARGET pg_attribute_always_inline __m256i
 Mul64(__m256i a, __m256i c_lo, __m256i c_hi)
@@ -59,9 +61,16 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 		__m128i		off = _mm_loadu_si128((const __m128i *) (b->off + i));
 		__m128i		len32 = _mm_loadu_si128((const __m128i *) (b->len + i));
 		__m256i		len = _mm256_cvtepi32_epi64(len32);
+#ifdef HASH_GATHER
 		__m256i		head = _mm256_i32gather_epi64((const long long *) lower, off, 1);
 		__m256i		tail = _mm256_i32gather_epi64((const long long *) lower,
 												  _mm_add_epi32(off, _mm_sub_epi32(len32, _mm_set1_epi32(8))), 1);
+#else
+		const int32 *o = b->off + i, *l = b->len + i;
+		__m256i		head = _mm256_set_epi64x(Load64(lower + o[3]), Load64(lower + o[2]), Load64(lower + o[1]), Load64(lower + o[0]));
+		__m256i		tail = _mm256_set_epi64x(Load64(lower + o[3] + l[3] - 8), Load64(lower + o[2] + l[2] - 8), Load64(lower + o[1] + l[1] - 8), Load64(lower + o[0] + l[0] - 8));
+		(void) off;
+#endif
 		__m256i		c1,
 					c2,
 					c3,
@@ -169,6 +178,106 @@ TokensOfWordAvx2(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 gap
 	return true;
 }
 
+/*
+ * The classification pass of tokenizer_simd.h for AVX2: the same bitmaps
+ * and lower-cased bytes, each block of 64 bytes as two vectors of 32.  A
+ * byte's classes come from two table lookups by nibble (vpshufb of
+ * nibble_lo and nibble_hi, ANDed: the NB_ classes), and whether it ends a
+ * run from two more (break_rows, and the bit of the high nibble); every
+ * bitmap is then a test of those bits and a movemask, with no lookup per
+ * punctuation byte.
+ */
+static AVX2_TARGET void
+ClassifyBlocksAvx2(const char *s, int32 len, bool numbers, int32 nblocks, char *lower,
+				   uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
+{
+	const __m256i lo_tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) nibble_lo));
+	const __m256i hi_tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) nibble_hi));
+	const __m256i brk_tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) break_rows));
+	/* bit h for a high nibble h < 8, none for bytes >= 128 */
+	const __m256i row_bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+											 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m256i nib = _mm256_set1_epi8(0x0f);
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i		prevlo = zero;	/* the bytes before, lower-cased */
+	uint64		prev_ahl = 0,	/* bit 63 of the previous block's masks */
+				prev_dig = 0,
+				prev_eq = 0;	/* the previous block's eq (bits 62, 63) */
+
+/* one bit per byte of v whose byte has any of the bits of m */
+#define ANY_BITS(v, m) \
+	(~(uint64) (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8(m)), zero)) & 0xffffffff)
+/* one bit per byte of v whose bit b is set */
+#define BIT_OF(v, b) \
+	((uint64) (uint32) _mm256_movemask_epi8(_mm256_slli_epi16(v, 7 - (b))))
+
+	for (int32 b = 0; b < nblocks; b++)
+	{
+		int32		i0 = b * 64;
+		uint64		w = 0,
+					alpha = 0,
+					dig = 0,
+					at = 0,
+					midl = 0,
+					midn = 0,
+					eq = 0,		/* lower[k] == lower[k - 1] */
+					br = 0,
+					valid = ~UINT64CONST(0);
+
+		for (int k = 0; k < 2; k++)
+		{
+			int32		i = i0 + 32 * k;
+			int			sh = 32 * k;
+			__m256i		v,
+						hi,
+						f,
+						notalpha,
+						lo;
+
+			if (len - i >= 32)
+				v = _mm256_loadu_si256((const __m256i *) (s + i));
+			else
+			{
+				char		tail[32] = {0};
+
+				if (i < len)
+					memcpy(tail, s + i, len - i);
+				v = _mm256_loadu_si256((const __m256i *) tail);
+			}
+			hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nib);
+			f = _mm256_and_si256(_mm256_shuffle_epi8(lo_tab, v), _mm256_shuffle_epi8(hi_tab, hi));
+			notalpha = _mm256_cmpeq_epi8(_mm256_and_si256(f, _mm256_set1_epi8(NB_ALPHA_A | NB_ALPHA_B)), zero);
+			lo = _mm256_or_si256(v, _mm256_andnot_si256(notalpha, _mm256_set1_epi8(0x20)));
+			_mm256_storeu_si256((__m256i *) (lower + i), lo);
+
+			alpha |= (~(uint64) (uint32) _mm256_movemask_epi8(notalpha) & 0xffffffff) << sh;
+			w |= ANY_BITS(f, NB_ALPHA_A | NB_ALPHA_B | NB_DIGIT | NB_AT | NB_EXTEND) << sh;
+			dig |= BIT_OF(f, 2) << sh;	/* NB_DIGIT */
+			at |= BIT_OF(f, 3) << sh;	/* NB_AT */
+			midl |= BIT_OF(f, 6) << sh; /* NB_MIDLETTER */
+			midn |= ANY_BITS(f, NB_MID2 | NB_SEMICOLON) << sh;
+			br |= ANY_BITS(_mm256_and_si256(_mm256_shuffle_epi8(brk_tab, v),
+											_mm256_shuffle_epi8(row_bit, hi)), -1) << sh;
+			eq |= (uint64) (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo,
+				_mm256_alignr_epi8(lo, _mm256_permute2x128_si256(prevlo, lo, 0x21), 15))) << sh;
+			prevlo = lo;
+		}
+		if (len - i0 < 64)
+			valid = (UINT64CONST(1) << (len - i0)) - 1;
+		/* mid characters joining two letters or two digits: word bytes */
+		w |= JoinedMids(s, len, i0, midl, midn, alpha | at, dig, &prev_ahl, &prev_dig);
+
+		word[b] = w;
+		keep[b] = alpha | (numbers ? dig : 0);
+		/* four equal bytes: k equals k - 1, k - 1 equals k - 2, and so on */
+		run4[b] = eq & ((eq << 1) | (prev_eq >> 63)) & ((eq << 2) | (prev_eq >> 62)) & valid;
+		prev_eq = eq;
+		brk[b] = br & valid;
+	}
+#undef ANY_BITS
+#undef BIT_OF
+}
+
 /* Run lanes k .. k + 3 in each of 2 vectors of 256 bits: hash >> k ... */
 #define RUN_ADD_256(run, hash) \
 	do { \
@@ -187,23 +296,8 @@ TokensOfWordAvx2(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 gap
 #define SEGMENT_FUNC	SegmentAsciiAvx2
 #define HASH_TOKENS		HashTokensAvx2
 #define WORD_TOKENS		TokensOfWordAvx2
-#define CLASSIFY_FUNC	ClassifyBlocksAvx2
 #define CLASSIFY_CALL	ClassifyBlocksAvx2
 #define SEGMENT_TARGET	AVX2_TARGET
-#define VEC				__m256i
-#define VW				32
-#define V_LOAD(p)		_mm256_loadu_si256((const __m256i *) (p))
-#define V_STORE(p, v)	_mm256_storeu_si256((__m256i *) (p), v)
-#define V_ZERO()		_mm256_setzero_si256()
-#define V_SET1(c)		_mm256_set1_epi8(c)
-#define V_OR(a, b)		_mm256_or_si256(a, b)
-#define V_AND(a, b)		_mm256_and_si256(a, b)
-#define V_ADD8(a, b)	_mm256_add_epi8(a, b)
-#define V_EQ8(a, b)		_mm256_cmpeq_epi8(a, b)
-#define V_LT8(a, b)		_mm256_cmpgt_epi8(b, a)
-#define V_BITS(v)		((uint64) (uint32) _mm256_movemask_epi8(v))
-#define V_PREV1(v, prev) \
-	_mm256_alignr_epi8(v, _mm256_permute2x128_si256(prev, v, 0x21), 15)
 #define RUN_VEC			__m256i
 #define RUN_N			2
 #define RUN_LOAD(p)		_mm256_loadu_si256(p)

@@ -278,6 +278,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 			{
 				int32		j,
 							fit;
+				uint64	   *slots;
 
 				/* RunCounterAdd, on the lanes in registers, a stretch at a time */
 				if (batch.newrun[i] && runlen > 0)
@@ -302,10 +303,16 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				/* tokens i .. j - 1: the rest of this run in the batch, uncapped */
 				fit = Min(batch.n, i + (SIMHASH_RUN_CAP - 1 - (int32) runlen));
 				j = i + 1 < fit ? NextSet(breaks, i + 1, fit) : fit;
-				RunCounterAddToRun(rc, batch.hash + i, j - i);
+				/* their hashes go to rc as they are counted (no memcpy call) */
+				slots = RunCounterRunSlots(rc, j - i);
 				runlen += j - i;
 				for (; i < j; i++)
-					RUN_ADD(run, batch.hash[i]);
+				{
+					uint64		h = batch.hash[i];
+
+					*slots++ = h;
+					RUN_ADD(run, h);
+				}
 			}
 		}
 		else if (tf)
