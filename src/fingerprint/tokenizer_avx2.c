@@ -10,7 +10,15 @@
 
 #define AVX2_TARGET		__attribute__((target("avx2,bmi,bmi2")))
 
-static inline int64 Load64(const char *p) { int64 v; memcpy(&v, p, 8); return v; }
+/* 8 bytes at p, unaligned */
+static inline int64
+Load64(const char *p)
+{
+	int64		v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
 
 /* a * c mod 2^64 in each 64-bit lane (AVX2 multiplies 32 by 32 bits only) */
 static AVX2_TARGET pg_attribute_always_inline __m256i
@@ -58,19 +66,16 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 	}
 	for (int32 i = 0; i < b->n; i += 4)
 	{
-		__m128i		off = _mm_loadu_si128((const __m128i *) (b->off + i));
-		__m128i		len32 = _mm_loadu_si128((const __m128i *) (b->len + i));
-		__m256i		len = _mm256_cvtepi32_epi64(len32);
-#ifdef HASH_GATHER
-		__m256i		head = _mm256_i32gather_epi64((const long long *) lower, off, 1);
-		__m256i		tail = _mm256_i32gather_epi64((const long long *) lower,
-												  _mm_add_epi32(off, _mm_sub_epi32(len32, _mm_set1_epi32(8))), 1);
-#else
-		const int32 *o = b->off + i, *l = b->len + i;
-		__m256i		head = _mm256_set_epi64x(Load64(lower + o[3]), Load64(lower + o[2]), Load64(lower + o[1]), Load64(lower + o[0]));
-		__m256i		tail = _mm256_set_epi64x(Load64(lower + o[3] + l[3] - 8), Load64(lower + o[2] + l[2] - 8), Load64(lower + o[1] + l[1] - 8), Load64(lower + o[0] + l[0] - 8));
-		(void) off;
-#endif
+		const int32 *o = b->off + i,
+				   *l = b->len + i;
+		__m256i		len = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *) l));
+		/* (gathers, vpgatherdq, took longer than these loads on AMD Zen 3) */
+		__m256i		head = _mm256_set_epi64x(Load64(lower + o[3]), Load64(lower + o[2]),
+											 Load64(lower + o[1]), Load64(lower + o[0]));
+		__m256i		tail = _mm256_set_epi64x(Load64(lower + o[3] + l[3] - 8),
+											 Load64(lower + o[2] + l[2] - 8),
+											 Load64(lower + o[1] + l[1] - 8),
+											 Load64(lower + o[0] + l[0] - 8));
 		__m256i		c1,
 					c2,
 					c3,
@@ -206,7 +211,7 @@ ClassifyBlocksAvx2(const char *s, int32 len, bool numbers, int32 nblocks, char *
 
 /* one bit per byte of v whose byte has any of the bits of m */
 #define ANY_BITS(v, m) \
-	(~(uint64) (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8(m)), zero)) & 0xffffffff)
+	(~(uint64) (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8((char) (m))), zero)) & 0xffffffff)
 /* one bit per byte of v whose bit b is set */
 #define BIT_OF(v, b) \
 	((uint64) (uint32) _mm256_movemask_epi8(_mm256_slli_epi16(v, 7 - (b))))
