@@ -6,7 +6,9 @@
  * A SIMD kernel (tokenizer_simd.h) lower-cases the span and sets bitmaps of
  * its bytes (one bit per byte), finds the kept tokens from those bitmaps a
  * word (64 bytes) at a time, collects them in a TokenBatch, hashes the
- * batch (HashTokens) and counts it in text order.
+ * batch (HashTokens) and counts it in text order, a run at a time (the runs'
+ * ends from a bitmap of the tokens, NewrunBits).  The tests and bit tricks
+ * of the per-word token steps of the AVX2 and AVX-512 kernels are here too.
  */
 #ifndef SIMHASH_FP_TOKENIZER_BATCH_H
 #define SIMHASH_FP_TOKENIZER_BATCH_H

@@ -8,9 +8,10 @@
  * kernels give exactly the same tokens:
  *	  SegmentAsciiScalar	tokenizer_ascii.c, the reference, byte at a time
  *	  SegmentAsciiSse2		tokenizer_sse2.c, 16 bytes at a time
- *	  SegmentAsciiAvx2		tokenizer_avx2.c, 32 bytes at a time
+ *	  SegmentAsciiAvx2		tokenizer_avx2.c, 32 bytes at a time, and its
+ *							own classification, token and hashing steps
  *	  SegmentAsciiAvx512	tokenizer_avx512.c, 64 bytes at a time, and
- *							its own token and hashing steps
+ *							its own classification, token and hashing steps
  * The three SIMD kernels share tokenizer_simd.h.  ChooseAsciiKernel picks
  * one per document from simhash.simd and the CPU.
  */

@@ -2,11 +2,11 @@
  * fingerprint/tokenizer_simd.h
  *	  The SIMD kernel of the tokenizer (classification pass and token loop),
  *	  written once: each of tokenizer_sse2.c (16 bytes, part of the x86-64
- *	  baseline), tokenizer_avx2.c (32 bytes) and tokenizer_avx512.c (whose
- *	  classification, per-word token step and hashing are written apart)
- *	  defines the macros below and includes this file once; the last two
- *	  are compiled with target attributes and chosen at run time when the
- *	  CPU has them.  All give exactly the same tokens as SegmentAsciiScalar
+ *	  baseline), tokenizer_avx2.c (32 bytes) and tokenizer_avx512.c (64;
+ *	  these two write their classification, per-word token step and
+ *	  hashing apart) defines the macros below and includes this file
+ *	  once; the last two are compiled with target attributes and chosen at
+ *	  run time when the CPU has them.  All give exactly the same tokens as SegmentAsciiScalar
  *	  (test/t/022_tokenizer_kernels.pl compares them).
  *
  * Before including it, define:
