@@ -6,8 +6,8 @@
  *	  these two write their classification, per-word token step and
  *	  hashing apart) defines the macros below and includes this file
  *	  once; the last two are compiled with target attributes and chosen at
- *	  run time when the CPU has them.  All give exactly the same tokens as SegmentAsciiScalar
- *	  (test/t/022_tokenizer_kernels.pl compares them).
+ *	  run time when the CPU has them.  All give exactly the same tokens as
+ *	  SegmentAsciiScalar (test/t/022_tokenizer_kernels.pl compares them).
  *
  * Before including it, define:
  *	  SEGMENT_FUNC		the name of the token loop to define
