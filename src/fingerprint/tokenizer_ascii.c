@@ -20,6 +20,34 @@ uint8		ascii_class[128];
 bool		ascii_breaks_run[128];
 uint8		ascii_flags[256];
 unsigned char ascii_lower[256];
+uint8		nibble_lo[16];
+uint8		nibble_hi[16];
+uint8		break_rows[16];
+
+/* The NB_ classes of an ASCII character c (tokenizer_kernel.h). */
+static uint8
+NibbleClasses(int c)
+{
+	uint8		f = 0;
+
+	if ((c >= 'A' && c <= 'O') || (c >= 'a' && c <= 'o'))
+		f |= NB_ALPHA_A;
+	if ((c >= 'P' && c <= 'Z') || (c >= 'p' && c <= 'z'))
+		f |= NB_ALPHA_B;
+	if (c >= '0' && c <= '9')
+		f |= NB_DIGIT;
+	if (c == '@')
+		f |= NB_AT;
+	if (c == '_')
+		f |= NB_EXTEND;
+	if (c == '\'' || c == ',' || c == '.')
+		f |= NB_MID2;
+	if (c == '\'' || c == '.')
+		f |= NB_MIDLETTER;
+	if (c == ';')
+		f |= NB_SEMICOLON;
+	return f;
+}
 
 #ifdef USE_AVX2_SEGMENTER
 static bool cpu_has_avx2 = false;	/* with BMI1 and BMI2 */
@@ -73,6 +101,17 @@ AsciiTablesInit(void)
 		ascii_flags[c] = f;
 		ascii_lower[c] = (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
 	}
+	/* the nibble tables: each class is a rectangle, so this is exact */
+	for (int c = 0; c < 128; c++)
+	{
+		nibble_lo[c & 15] |= NibbleClasses(c);
+		nibble_hi[c >> 4] |= NibbleClasses(c);
+		if (ascii_breaks_run[c])
+			break_rows[c & 15] |= 1 << (c >> 4);
+	}
+	for (int c = 0; c < 128; c++)
+		if ((nibble_lo[c & 15] & nibble_hi[c >> 4]) != NibbleClasses(c))
+			elog(ERROR, "byte class %d is no rectangle of nibbles", c);
 #ifdef USE_AVX2_SEGMENTER
 	__builtin_cpu_init();
 	cpu_has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&

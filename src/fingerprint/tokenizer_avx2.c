@@ -8,6 +8,281 @@
 
 #ifdef USE_AVX2_SEGMENTER
 
+#define AVX2_TARGET		__attribute__((target("avx2,bmi,bmi2")))
+
+/* 8 bytes at p, unaligned */
+static inline int64
+Load64(const char *p)
+{
+	int64		v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* a * c mod 2^64 in each 64-bit lane (AVX2 multiplies 32 by 32 bits only) */
+static AVX2_TARGET pg_attribute_always_inline __m256i
+Mul64(__m256i a, __m256i c_lo, __m256i c_hi)
+{
+	__m256i		cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), c_lo),
+										 _mm256_mul_epu32(a, c_hi));
+
+	return _mm256_add_epi64(_mm256_mul_epu32(a, c_lo), _mm256_slli_epi64(cross, 32));
+}
+
+/*
+ * HashTokens with AVX2, four tokens at a time: each lane reads the 8 bytes
+ * at the token's start and the 8 bytes that end at its end (lower has
+ * LOWER_PAD readable bytes on either side), computes both XXH3's hash of
+ * 1-3 bytes and that of 4-8 bytes (the formulas of XXH3_len_1to3_64b and
+ * XXH3_len_4to8_64b, default secret, seed 0: the values of XXH3_64bits)
+ * and keeps the one for its length; the longer tokens are then hashed one
+ * by one from a list built without a branch per token.  b must have room
+ * for 3 tokens past b->n (TOKEN_BATCH_SLACK), which this overwrites.
+ */
+static AVX2_TARGET void
+HashTokensAvx2(const char *lower, TokenBatch *b)
+{
+	const uint64 flip13v = XXH_readLE32(XXH3_kSecret) ^ XXH_readLE32(XXH3_kSecret + 4);
+	const uint64 flip48v = XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16);
+	const __m256i flip13 = _mm256_set1_epi64x((int64) flip13v);
+	const __m256i flip48 = _mm256_set1_epi64x((int64) flip48v);
+	const __m256i p2lo = _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xffffffff));
+	const __m256i p2hi = _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32));
+	const __m256i p3lo = _mm256_set1_epi64x((int64) (XXH_PRIME64_3 & 0xffffffff));
+	const __m256i p3hi = _mm256_set1_epi64x((int64) (XXH_PRIME64_3 >> 32));
+	const __m256i rrlo = _mm256_set1_epi64x((int64) UINT64CONST(0x1E98DF25));
+	const __m256i rrhi = _mm256_set1_epi64x((int64) UINT64CONST(0x9FB21C65));
+	const __m256i byte = _mm256_set1_epi64x(0xff);
+	const __m256i four = _mm256_set1_epi64x(4);
+	const __m256i eight = _mm256_set1_epi64x(8);
+	uint64		longer[TOKEN_BATCH / 64 + 1] = {0};	/* bit i: len[i] > 8 */
+
+	/* harmless tokens past the end: 8 bytes at the span's start */
+	for (int32 i = b->n; i < b->n + 3; i++)
+	{
+		b->off[i] = 0;
+		b->len[i] = 8;
+	}
+	for (int32 i = 0; i < b->n; i += 4)
+	{
+		const int32 *o = b->off + i,
+				   *l = b->len + i;
+		__m256i		len = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *) l));
+		/* (gathers, vpgatherdq, took longer than these loads on AMD Zen 3) */
+		__m256i		head = _mm256_set_epi64x(Load64(lower + o[3]), Load64(lower + o[2]),
+											 Load64(lower + o[1]), Load64(lower + o[0]));
+		__m256i		tail = _mm256_set_epi64x(Load64(lower + o[3] + l[3] - 8),
+											 Load64(lower + o[2] + l[2] - 8),
+											 Load64(lower + o[1] + l[1] - 8),
+											 Load64(lower + o[0] + l[0] - 8));
+		__m256i		c1,
+					c2,
+					c3,
+					h13,
+					h48;
+
+		/* 1-3 bytes: first, middle (byte len / 2) and last byte, and len */
+		c1 = _mm256_and_si256(head, byte);
+		c2 = _mm256_and_si256(_mm256_srlv_epi64(head, _mm256_slli_epi64(_mm256_srli_epi64(len, 1), 3)), byte);
+		c3 = _mm256_srli_epi64(tail, 56);
+		h13 = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64(c1, 16), _mm256_slli_epi64(c2, 24)),
+							  _mm256_or_si256(c3, _mm256_slli_epi64(len, 8)));
+		h13 = _mm256_xor_si256(h13, flip13);
+		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 33));
+		h13 = Mul64(h13, p2lo, p2hi);
+		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 29));
+		h13 = Mul64(h13, p3lo, p3hi);
+		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 32));
+
+		/* 4-8 bytes: the first 4 bytes (high half) and the last 4 (low) */
+		h48 = _mm256_add_epi64(_mm256_srli_epi64(tail, 32), _mm256_slli_epi64(head, 32));
+		h48 = _mm256_xor_si256(h48, flip48);
+		h48 = _mm256_xor_si256(h48, _mm256_xor_si256(
+			_mm256_or_si256(_mm256_slli_epi64(h48, 49), _mm256_srli_epi64(h48, 15)),
+			_mm256_or_si256(_mm256_slli_epi64(h48, 24), _mm256_srli_epi64(h48, 40))));
+		h48 = Mul64(h48, rrlo, rrhi);
+		h48 = _mm256_xor_si256(h48, _mm256_add_epi64(_mm256_srli_epi64(h48, 35), len));
+		h48 = Mul64(h48, rrlo, rrhi);
+		h48 = _mm256_xor_si256(h48, _mm256_srli_epi64(h48, 28));
+
+		_mm256_storeu_si256((__m256i *) (b->hash + i),
+							_mm256_blendv_epi8(h48, h13, _mm256_cmpgt_epi64(four, len)));
+		longer[i >> 6] |= (uint64) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(len, eight)))
+			<< (i & 63);
+	}
+	for (int32 k = 0; k <= (b->n - 1) >> 6; k++)
+	{
+		uint64		bits = longer[k];
+
+		/* (dummies past b->n have length 8) */
+		while (bits)
+		{
+			int32		i = (k << 6) + (int32) _tzcnt_u64(bits);
+
+			bits = _blsr_u64(bits);
+			b->hash[i] = XXH3_64bits(lower + b->off[i], (size_t) b->len[i]);
+		}
+	}
+}
+
+/*
+ * WORD_TOKENS of the AVX2 token loop: when WordTokensSimple allows,
+ * appends the tokens of the word to b and updates *newrun and *open as the
+ * per-token loop would; else returns false and does nothing.  The tokens'
+ * first and last bytes are the positions of the set bits of firsts and
+ * ends, taken eight at a time without a branch per token (tzcnt, blsr);
+ * past the last token the stores write harmless values into b's slack
+ * (TOKEN_BATCH_SLACK), which later tokens overwrite.  The tokens' newrun
+ * flags are bits of a word spread into bytes (pdep), eight per store.
+ */
+static AVX2_TARGET pg_attribute_always_inline bool
+TokensOfWordAvx2(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 gapbrk,
+				 uint64 kw, uint64 r4, int32 base, bool *newrun, int32 *open)
+{
+	int			n;
+	uint64		firsts,
+				broken;
+	int32	   *off,
+			   *len;
+	bool	   *nr;
+
+	if (!WordTokensSimple(w, starts, ends, kw, r4, base, &firsts, open))
+		return false;
+	n = __builtin_popcountll(ends);
+	if (n == 0)
+	{
+		*newrun |= gapbrk != 0;
+		return true;
+	}
+	/* bit j: a break stands before token j */
+	broken = _pext_u64(BrokenStarts(w, gapbrk, firsts, *newrun), firsts);
+	*newrun = BreakAfterLast(gapbrk, ends);
+	off = b->off + b->n;
+	len = b->len + b->n;
+	nr = b->newrun + b->n;
+	StaticAssertStmt(sizeof(bool) == 1, "newrun is stored as bytes");
+	for (int k = 0; k < n; k += 8)
+	{
+		uint64		flags = _pdep_u64(broken >> k, UINT64CONST(0x0101010101010101));
+
+#pragma GCC unroll 8
+		for (int j = 0; j < 8; j++)
+		{
+			int32		first = (int32) _tzcnt_u64(firsts),
+						last = (int32) _tzcnt_u64(ends);
+
+			off[k + j] = base + first;
+			len[k + j] = last - first + 1;
+			firsts = _blsr_u64(firsts);
+			ends = _blsr_u64(ends);
+		}
+		memcpy(nr + k, &flags, 8);
+	}
+	b->n += n;
+	return true;
+}
+
+/*
+ * The classification pass of tokenizer_simd.h for AVX2: the same bitmaps
+ * and lower-cased bytes, each block of 64 bytes as two vectors of 32.  A
+ * byte's classes come from two table lookups by nibble (vpshufb of
+ * nibble_lo and nibble_hi, ANDed: the NB_ classes), and whether it ends a
+ * run from two more (break_rows, and the bit of the high nibble); every
+ * bitmap is then a test of those bits and a movemask, with no lookup per
+ * punctuation byte.
+ */
+static AVX2_TARGET void
+ClassifyBlocksAvx2(const char *s, int32 len, bool numbers, int32 nblocks, char *lower,
+				   uint64 *word, uint64 *keep, uint64 *run4, uint64 *brk)
+{
+	const __m256i lo_tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) nibble_lo));
+	const __m256i hi_tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) nibble_hi));
+	const __m256i brk_tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) break_rows));
+	/* bit h for a high nibble h < 8, none for bytes >= 128 */
+	const __m256i row_bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+											 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m256i nib = _mm256_set1_epi8(0x0f);
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i		prevlo = zero;	/* the bytes before, lower-cased */
+	uint64		prev_ahl = 0,	/* bit 63 of the previous block's masks */
+				prev_dig = 0,
+				prev_eq = 0;	/* the previous block's eq (bits 62, 63) */
+
+/* one bit per byte of v whose byte has any of the bits of m */
+#define ANY_BITS(v, m) \
+	(~(uint64) (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8((char) (m))), zero)) & 0xffffffff)
+/* one bit per byte of v whose bit b is set */
+#define BIT_OF(v, b) \
+	((uint64) (uint32) _mm256_movemask_epi8(_mm256_slli_epi16(v, 7 - (b))))
+
+	for (int32 b = 0; b < nblocks; b++)
+	{
+		int32		i0 = b * 64;
+		uint64		w = 0,
+					alpha = 0,
+					dig = 0,
+					at = 0,
+					midl = 0,
+					midn = 0,
+					eq = 0,		/* lower[k] == lower[k - 1] */
+					br = 0,
+					valid = ~UINT64CONST(0);
+
+		for (int k = 0; k < 2; k++)
+		{
+			int32		i = i0 + 32 * k;
+			int			sh = 32 * k;
+			__m256i		v,
+						hi,
+						f,
+						notalpha,
+						lo;
+
+			if (len - i >= 32)
+				v = _mm256_loadu_si256((const __m256i *) (s + i));
+			else
+			{
+				char		tail[32] = {0};
+
+				if (i < len)
+					memcpy(tail, s + i, len - i);
+				v = _mm256_loadu_si256((const __m256i *) tail);
+			}
+			hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nib);
+			f = _mm256_and_si256(_mm256_shuffle_epi8(lo_tab, v), _mm256_shuffle_epi8(hi_tab, hi));
+			notalpha = _mm256_cmpeq_epi8(_mm256_and_si256(f, _mm256_set1_epi8(NB_ALPHA_A | NB_ALPHA_B)), zero);
+			lo = _mm256_or_si256(v, _mm256_andnot_si256(notalpha, _mm256_set1_epi8(0x20)));
+			_mm256_storeu_si256((__m256i *) (lower + i), lo);
+
+			alpha |= (~(uint64) (uint32) _mm256_movemask_epi8(notalpha) & 0xffffffff) << sh;
+			w |= ANY_BITS(f, NB_ALPHA_A | NB_ALPHA_B | NB_DIGIT | NB_AT | NB_EXTEND) << sh;
+			dig |= BIT_OF(f, 2) << sh;	/* NB_DIGIT */
+			at |= BIT_OF(f, 3) << sh;	/* NB_AT */
+			midl |= BIT_OF(f, 6) << sh; /* NB_MIDLETTER */
+			midn |= ANY_BITS(f, NB_MID2 | NB_SEMICOLON) << sh;
+			br |= ANY_BITS(_mm256_and_si256(_mm256_shuffle_epi8(brk_tab, v),
+											_mm256_shuffle_epi8(row_bit, hi)), -1) << sh;
+			eq |= (uint64) (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo,
+				_mm256_alignr_epi8(lo, _mm256_permute2x128_si256(prevlo, lo, 0x21), 15))) << sh;
+			prevlo = lo;
+		}
+		if (len - i0 < 64)
+			valid = (UINT64CONST(1) << (len - i0)) - 1;
+		/* mid characters joining two letters or two digits: word bytes */
+		w |= JoinedMids(s, len, i0, midl, midn, alpha | at, dig, &prev_ahl, &prev_dig);
+
+		word[b] = w;
+		keep[b] = alpha | (numbers ? dig : 0);
+		/* four equal bytes: k equals k - 1, k - 1 equals k - 2, and so on */
+		run4[b] = eq & ((eq << 1) | (prev_eq >> 63)) & ((eq << 2) | (prev_eq >> 62)) & valid;
+		prev_eq = eq;
+		brk[b] = br & valid;
+	}
+#undef ANY_BITS
+#undef BIT_OF
+}
+
 /* Run lanes k .. k + 3 in each of 2 vectors of 256 bits: hash >> k ... */
 #define RUN_ADD_256(run, hash) \
 	do { \
@@ -24,24 +299,10 @@
  * and used when the CPU has them.
  */
 #define SEGMENT_FUNC	SegmentAsciiAvx2
-#define HASH_TOKENS		HashTokens
-#define CLASSIFY_FUNC	ClassifyBlocksAvx2
+#define HASH_TOKENS		HashTokensAvx2
+#define WORD_TOKENS		TokensOfWordAvx2
 #define CLASSIFY_CALL	ClassifyBlocksAvx2
-#define SEGMENT_TARGET	__attribute__((target("avx2,bmi,bmi2")))
-#define VEC				__m256i
-#define VW				32
-#define V_LOAD(p)		_mm256_loadu_si256((const __m256i *) (p))
-#define V_STORE(p, v)	_mm256_storeu_si256((__m256i *) (p), v)
-#define V_ZERO()		_mm256_setzero_si256()
-#define V_SET1(c)		_mm256_set1_epi8(c)
-#define V_OR(a, b)		_mm256_or_si256(a, b)
-#define V_AND(a, b)		_mm256_and_si256(a, b)
-#define V_ADD8(a, b)	_mm256_add_epi8(a, b)
-#define V_EQ8(a, b)		_mm256_cmpeq_epi8(a, b)
-#define V_LT8(a, b)		_mm256_cmpgt_epi8(b, a)
-#define V_BITS(v)		((uint64) (uint32) _mm256_movemask_epi8(v))
-#define V_PREV1(v, prev) \
-	_mm256_alignr_epi8(v, _mm256_permute2x128_si256(prev, v, 0x21), 15)
+#define SEGMENT_TARGET	AVX2_TARGET
 #define RUN_VEC			__m256i
 #define RUN_N			2
 #define RUN_LOAD(p)		_mm256_loadu_si256(p)

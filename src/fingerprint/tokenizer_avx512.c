@@ -159,56 +159,6 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
 }
 
 /*
- * The tests that let a word of the fast path's bitmaps (64 bytes at base)
- * take its tokens without a per-token branch (TokensOfWordAvx512): none of
- * its tokens holds a long run and all are kept.  A token is kept if it holds
- * a keep bit; adding the keep bits to w carries into the bit after the
- * token's end, so the 65-bit sum has that bit set for every kept
- * token.  Also sets *firsts to the starts of the tokens that end in this
- * word and *open if the last one goes on into the next word.  (Any token
- * that began in an earlier word has been taken out of ends already.)
- */
-static pg_attribute_always_inline bool
-WordTokensSimple(uint64 w, uint64 starts, uint64 ends, uint64 kw, uint64 r4,
-				 int32 base, uint64 *firsts, int32 *open)
-{
-	uint64		sum = w + (kw & w);
-	uint64		above = (sum >> 1) | ((uint64) (sum < w) << 63);	/* bits 1..64 */
-
-	if ((r4 & w) != 0 || (above & ends) != ends)
-		return false;
-	*firsts = starts;
-	if (__builtin_popcountll(starts) > __builtin_popcountll(ends))
-	{
-		/* the last token goes on in the next word */
-		int			last = 63 - __builtin_clzll(starts);
-
-		*firsts ^= UINT64CONST(1) << last;
-		*open = base + last;
-	}
-	return true;
-}
-
-/*
- * The start bits (of firsts) of the tokens that follow a run break: those
- * with a break bit in the gap before them, found by adding the gap's break
- * bits to ~w (the carry lands on the token's first bit); the first token
- * also if newrun (a break before this word).
- */
-static pg_attribute_always_inline uint64
-BrokenStarts(uint64 w, uint64 gapbrk, uint64 firsts, bool newrun)
-{
-	return ((~w + gapbrk) & firsts) | (newrun ? firsts & -firsts : 0);
-}
-
-/* Whether a break bit lies after the last token ending in this word. */
-static pg_attribute_always_inline bool
-BreakAfterLast(uint64 gapbrk, uint64 ends)
-{
-	return (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
-}
-
-/*
  * WORD_TOKENS of the AVX-512 token loop: when WordTokensSimple allows,
  * appends the tokens of the word to b and updates *newrun and *open as the
  * per-token loop would; else returns false and does nothing.  The tokens'

@@ -6,7 +6,9 @@
  * A SIMD kernel (tokenizer_simd.h) lower-cases the span and sets bitmaps of
  * its bytes (one bit per byte), finds the kept tokens from those bitmaps a
  * word (64 bytes) at a time, collects them in a TokenBatch, hashes the
- * batch (HashTokens) and counts it in text order.
+ * batch (HashTokens) and counts it in text order, a run at a time (the runs'
+ * ends from a bitmap of the tokens, NewrunBits).  The tests and bit tricks
+ * of the per-word token steps of the AVX2 and AVX-512 kernels are here too.
  */
 #ifndef SIMHASH_FP_TOKENIZER_BATCH_H
 #define SIMHASH_FP_TOKENIZER_BATCH_H
@@ -46,13 +48,16 @@ enum
 #define LOWER_PAD		8
 #define TOKEN_BATCH		(TOKEN_BATCH_WORDS * 32)
 
+/* Room past the last token for stores of 8 tokens at a time (TokensOfWordAvx2) */
+#define TOKEN_BATCH_SLACK 8
+
 typedef struct TokenBatch
 {
 	int32		n;
-	int32		off[TOKEN_BATCH];
-	int32		len[TOKEN_BATCH];
-	bool		newrun[TOKEN_BATCH];
-	uint64		hash[TOKEN_BATCH];
+	int32		off[TOKEN_BATCH + TOKEN_BATCH_SLACK];
+	int32		len[TOKEN_BATCH + TOKEN_BATCH_SLACK];
+	bool		newrun[TOKEN_BATCH + TOKEN_BATCH_SLACK];
+	uint64		hash[TOKEN_BATCH + TOKEN_BATCH_SLACK];
 } TokenBatch;
 
 /*
@@ -79,6 +84,33 @@ BatchToken(TokenBatch *b, char *lower, int32 start, int32 end, bool longrun,
 	b->len[b->n] = end - start;
 	b->newrun[b->n] = newrun;
 	b->n++;
+}
+
+/*
+ * Sets bit i of bits (words of 64) to b->newrun[i] for each token of b, and
+ * the bits past b->n (up to the next multiple of 64) to 0: where the runs
+ * break, for NextSet.  16 flags at a time (SSE2, the x86-64 baseline).
+ */
+static inline void
+NewrunBits(const TokenBatch *b, uint64 *bits)
+{
+	StaticAssertStmt(sizeof(bool) == 1 && TOKEN_BATCH % 64 == 0,
+					 "newrun flags are bytes, a batch whole words of bits");
+	for (int32 i = 0; i < b->n; i += 64)
+	{
+		uint64		word = 0;
+
+		for (int k = 0; k < 64; k += 16)
+		{
+			__m128i		flags = _mm_loadu_si128((const __m128i *) (b->newrun + i + k));
+
+			/* flags are 0 or 1: bit 0 moved up to each byte's sign bit */
+			word |= (uint64) (uint16) _mm_movemask_epi8(_mm_slli_epi16(flags, 7)) << k;
+		}
+		if (b->n - i < 64)
+			word &= (UINT64CONST(1) << (b->n - i)) - 1;
+		bits[i >> 6] = word;
+	}
 }
 
 /*
@@ -204,6 +236,55 @@ JoinedMids(const char *s, int32 len, int32 i0, uint64 midl, uint64 midn,
 	*prev_ahl = ahl >> 63;
 	*prev_dig = dig >> 63;
 	return joined;
+}
+
+/*
+ * The tests that let a word of the fast path's bitmaps (64 bytes at base)
+ * take its tokens without a per-token branch (TokensOfWordAvx512, TokensOfWordAvx2): none of
+ * its tokens holds a long run and all are kept.  A token is kept if it holds
+ * a keep bit; adding the keep bits to w carries into the bit after the
+ * token's end, so the 65-bit sum has that bit set for every kept
+ * token.  Also sets *firsts to the starts of the tokens that end in this
+ * word and *open if the last one goes on into the next word.  (Any token
+ * that began in an earlier word has been taken out of ends already.)
+ */
+static pg_attribute_always_inline bool
+WordTokensSimple(uint64 w, uint64 starts, uint64 ends, uint64 kw, uint64 r4,
+				 int32 base, uint64 *firsts, int32 *open)
+{
+	uint64		sum = w + (kw & w);
+	uint64		above = (sum >> 1) | ((uint64) (sum < w) << 63);	/* bits 1..64 */
+
+	if ((r4 & w) != 0 || (above & ends) != ends)
+		return false;
+	/* whether the last token goes on in the next word, without a branch */
+	{
+		bool		goeson = __builtin_popcountll(starts) > __builtin_popcountll(ends);
+		int			last = 63 - __builtin_clzll(starts | 1);
+
+		*firsts = starts ^ ((uint64) goeson << last);
+		*open = goeson ? base + last : *open;
+	}
+	return true;
+}
+
+/*
+ * The start bits (of firsts) of the tokens that follow a run break: those
+ * with a break bit in the gap before them, found by adding the gap's break
+ * bits to ~w (the carry lands on the token's first bit); the first token
+ * also if newrun (a break before this word).
+ */
+static pg_attribute_always_inline uint64
+BrokenStarts(uint64 w, uint64 gapbrk, uint64 firsts, bool newrun)
+{
+	return ((~w + gapbrk) & firsts) | (newrun ? firsts & -firsts : 0);
+}
+
+/* Whether a break bit lies after the last token ending in this word. */
+static pg_attribute_always_inline bool
+BreakAfterLast(uint64 gapbrk, uint64 ends)
+{
+	return (gapbrk & ~(((UINT64CONST(1) << (63 - __builtin_clzll(ends))) << 1) - 1)) != 0;
 }
 
 /*

@@ -8,9 +8,10 @@
  * kernels give exactly the same tokens:
  *	  SegmentAsciiScalar	tokenizer_ascii.c, the reference, byte at a time
  *	  SegmentAsciiSse2		tokenizer_sse2.c, 16 bytes at a time
- *	  SegmentAsciiAvx2		tokenizer_avx2.c, 32 bytes at a time
+ *	  SegmentAsciiAvx2		tokenizer_avx2.c, 32 bytes at a time, and its
+ *							own classification, token and hashing steps
  *	  SegmentAsciiAvx512	tokenizer_avx512.c, 64 bytes at a time, and
- *							its own token and hashing steps
+ *							its own classification, token and hashing steps
  * The three SIMD kernels share tokenizer_simd.h.  ChooseAsciiKernel picks
  * one per document from simhash.simd and the CPU.
  */
@@ -74,11 +75,30 @@ enum
 #define AF_MIDNUM		0x20	/* may join two digits: '.', '\'', ',', ';' */
 #define AF_BREAK		0x40	/* ends a run */
 
+/*
+ * Classes of bytes as rectangles of (high nibble, low nibble), for the
+ * AVX2 kernel's lookups by nibble (vpshufb): byte c has bit b of
+ * nibble_lo[c & 15] & nibble_hi[c >> 4] if it is in class b, and none if
+ * c >= 128.  Each class is a set of high nibbles times a set of low ones.
+ */
+#define NB_ALPHA_A		0x01	/* A-O, a-o */
+#define NB_ALPHA_B		0x02	/* P-Z, p-z */
+#define NB_DIGIT		0x04	/* 0-9 */
+#define NB_AT			0x08	/* '@' */
+#define NB_EXTEND		0x10	/* '_' */
+#define NB_MID2			0x20	/* '\'', ',', '.' */
+#define NB_MIDLETTER	0x40	/* '\'', '.' */
+#define NB_SEMICOLON	0x80	/* ';' */
+
 /* The ASCII tables (tokenizer_ascii.c), set by AsciiTablesInit. */
 extern TOKENIZER_INTERNAL uint8 ascii_class[128];
 extern TOKENIZER_INTERNAL bool ascii_breaks_run[128];	/* RunBreak of each ASCII character */
 extern TOKENIZER_INTERNAL uint8 ascii_flags[256];
 extern TOKENIZER_INTERNAL unsigned char ascii_lower[256];
+extern TOKENIZER_INTERNAL uint8 nibble_lo[16];	/* the NB_ classes, see above */
+extern TOKENIZER_INTERNAL uint8 nibble_hi[16];
+/* bit h of break_rows[l]: byte 16 * h + l (h < 8) ends a run (RunBreak) */
+extern TOKENIZER_INTERNAL uint8 break_rows[16];
 
 typedef struct SegmentState SegmentState;
 

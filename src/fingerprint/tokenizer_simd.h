@@ -2,12 +2,12 @@
  * fingerprint/tokenizer_simd.h
  *	  The SIMD kernel of the tokenizer (classification pass and token loop),
  *	  written once: each of tokenizer_sse2.c (16 bytes, part of the x86-64
- *	  baseline), tokenizer_avx2.c (32 bytes) and tokenizer_avx512.c (whose
- *	  classification, per-word token step and hashing are written apart)
- *	  defines the macros below and includes this file once; the last two
- *	  are compiled with target attributes and chosen at run time when the
- *	  CPU has them.  All give exactly the same tokens as SegmentAsciiScalar
- *	  (test/t/022_tokenizer_kernels.pl compares them).
+ *	  baseline), tokenizer_avx2.c (32 bytes) and tokenizer_avx512.c (64;
+ *	  these two write their classification, per-word token step and
+ *	  hashing apart) defines the macros below and includes this file
+ *	  once; the last two are compiled with target attributes and chosen at
+ *	  run time when the CPU has them.  All give exactly the same tokens as
+ *	  SegmentAsciiScalar (test/t/022_tokenizer_kernels.pl compares them).
  *
  * Before including it, define:
  *	  SEGMENT_FUNC		the name of the token loop to define
@@ -270,11 +270,15 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		/* 2. their hashes, and 3. counting them in text order */
 		if (rc)
 		{
+			uint64		breaks[TOKEN_BATCH / 64 + 1];	/* bit i: newrun[i] */
+
 			HASH_TOKENS(lower, &batch);
+			NewrunBits(&batch, breaks);
 			for (int32 i = 0; i < batch.n;)
 			{
-				int32		j = i + 1,
+				int32		j,
 							fit;
+				uint64	   *slots;
 
 				/* RunCounterAdd, on the lanes in registers, a stretch at a time */
 				if (batch.newrun[i] && runlen > 0)
@@ -298,12 +302,17 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				}
 				/* tokens i .. j - 1: the rest of this run in the batch, uncapped */
 				fit = Min(batch.n, i + (SIMHASH_RUN_CAP - 1 - (int32) runlen));
-				while (j < fit && !batch.newrun[j])
-					j++;
-				RunCounterAddToRun(rc, batch.hash + i, j - i);
+				j = i + 1 < fit ? NextSet(breaks, i + 1, fit) : fit;
+				/* their hashes go to rc as they are counted (no memcpy call) */
+				slots = RunCounterRunSlots(rc, j - i);
 				runlen += j - i;
 				for (; i < j; i++)
-					RUN_ADD(run, batch.hash[i]);
+				{
+					uint64		h = batch.hash[i];
+
+					*slots++ = h;
+					RUN_ADD(run, h);
+				}
 			}
 		}
 		else if (tf)

@@ -6,7 +6,8 @@
  *	  of one letter in either case, mid characters ('.', '\'', ',', ';')
  *	  between letters and digits at the 16, 32 and 64-byte block
  *	  boundaries, '@', '_', digits with the option numbers on and off,
- *	  run-break punctuation, isolated non-ASCII punctuation (st->breaks),
+ *	  run-break punctuation, every ASCII byte, isolated non-ASCII
+ *	  punctuation (st->breaks),
  *	  spans of length 0 to 200 at every alignment, spans that end at or
  *	  start at an unreadable page, and long spans (batches, the run cap).
  *
@@ -266,7 +267,22 @@ static const char *const pools[] = {
 	"!?|:()[]{}<>/\\#$%^&*+=-~`\"",	/* run breaks and other punctuation */
 	"aAaA",						/* runs that are equal once lower-cased */
 	"\x01\x7f",
+	NULL,						/* every ASCII byte (AllAscii) */
 };
+
+/* Bytes 1 to 127: each class of the kernels' lookup tables. */
+static char all_ascii[128];
+
+static const char *
+Pool(int k)
+{
+	if (pools[k] != NULL)
+		return pools[k];
+	if (all_ascii[0] == '\0')
+		for (int c = 1; c < 128; c++)
+			all_ascii[c - 1] = (char) c;
+	return all_ascii;
+}
 
 /* Appends n random bytes drawn from a random mix of the pools. */
 static void
@@ -286,7 +302,7 @@ AppendRandom(Span *sp, int32 n)
 
 		while (r >= weights[k])
 			r -= weights[k++];
-		sp->s[sp->len++] = pools[k][rnd_below(strlen(pools[k]))];
+		sp->s[sp->len++] = Pool(k)[rnd_below(strlen(Pool(k)))];
 	}
 }
 
