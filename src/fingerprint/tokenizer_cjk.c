@@ -343,6 +343,75 @@ static int32 HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash,
 							int32 *n, UChar32 *next, int32 *r, CjkLanes *lanes);
 #endif
 
+/* What CjkCharacter found at u[*at]. */
+typedef enum CjkStep
+{
+	CJK_END,					/* the run ends here */
+	CJK_SKIP,					/* a repeat past MAX_RUN, skipped */
+	CJK_HASH					/* a token, hashed */
+} CjkStep;
+
+/*
+ * One character of a CJK run at u[*at], for ScanCjkRun and its AVX2
+ * variant: CJK_END when none is left or it is not CJK (then *r is the
+ * position after it and *next its code point); else *at moves past it and
+ * it is CJK_SKIP when it repeats the one before (*last) more than MAX_RUN
+ * times (*repeat), or CJK_HASH with its hash in *h.
+ */
+static pg_attribute_always_inline CjkStep
+CjkCharacter(const uint8_t *u, int32 *at, int32 end, uint32 *last, int *repeat,
+			 UChar32 *next, int32 *r, uint64 *h)
+{
+	int32		len;
+	UChar32		c;
+	uint32		w;
+	uint32		han;
+
+	if (likely(*at + 4 <= end) && (w = LoadLE32(u + *at), THREE_BYTES(w)))
+	{
+		/*
+		 * three bytes: all of the BMP's CJK (what else they decode to,
+		 * ill-formed or not, NextCodePoint decodes again below)
+		 */
+		c = THREE_BYTE_CODE_POINT(w);
+		len = 3;
+	}
+	else if (*at < end && u[*at] >= 0x80)
+	{
+		int32		j = *at;
+
+		c = NextCodePoint(u, &j, end);
+		len = j - *at;
+	}
+	else
+		return CJK_END;
+	han = (uint32) (c - HAN_FIRST);
+	if (!(han <= HAN_LAST - HAN_FIRST || IsCjk(c)))
+	{
+		*r = *at;
+		*next = NextCodePoint(u, r, end);
+		return CJK_END;
+	}
+	if ((uint32) c != *last)
+	{
+		*last = c;
+		*repeat = 1;
+	}
+	else if (++*repeat > MAX_RUN)
+	{
+		*at += len;
+		return CJK_SKIP;
+	}
+	if (likely(han <= HAN_LAST - HAN_FIRST))
+		*h = han_hash[han];		/* a Han character: 3 bytes */
+	else
+		*h = len == 3 ?
+			XXH3_len_1to3_64b(u + *at, 3, XXH3_kSecret, 0) :
+			XXH3_64bits(u + *at, len);
+	*at += len;
+	return CJK_HASH;
+}
+
 /*
  * The end e of the run of CJK characters that starts at u[q] (a CJK
  * character) in u[..end).  With HashesCjk, also the hashes of its tokens,
@@ -400,53 +469,13 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	*r = -1;					/* until a non-ASCII character ends the run */
 	for (;;)
 	{
-		int32		len;
-		UChar32		c;
-		uint32		w;
-		uint32		han;
 		uint64		h;
+		CjkStep		step = CjkCharacter(u, &at, end, &last, &repeat, next, r, &h);
 
-		if (likely(at + 4 <= end) && (w = LoadLE32(u + at), THREE_BYTES(w)))
-		{
-			/*
-			 * three bytes: all of the BMP's CJK (what else they decode to,
-			 * ill-formed or not, NextCodePoint decodes again below)
-			 */
-			c = THREE_BYTE_CODE_POINT(w);
-			len = 3;
-		}
-		else if (at < end && u[at] >= 0x80)
-		{
-			int32		j = at;
-
-			c = NextCodePoint(u, &j, end);
-			len = j - at;
-		}
-		else
+		if (step == CJK_END)
 			break;
-		han = (uint32) (c - HAN_FIRST);
-		if (!(han <= HAN_LAST - HAN_FIRST || IsCjk(c)))
-		{
-			*r = at;
-			*next = NextCodePoint(u, r, end);
-			break;
-		}
-		if ((uint32) c != last)
-		{
-			last = c;
-			repeat = 1;
-		}
-		else if (++repeat > MAX_RUN)
-		{
-			at += len;
+		if (step == CJK_SKIP)
 			continue;
-		}
-		if (likely(han <= HAN_LAST - HAN_FIRST))
-			h = han_hash[han];	/* a Han character: 3 bytes */
-		else
-			h = len == 3 ?
-				XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
-				XXH3_64bits(u + at, len);
 		hash[count++] = h;
 #ifdef USE_SSE2_SEGMENTER
 		{
@@ -460,7 +489,6 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 			r3 = _mm_add_epi64(r3, _mm_and_si128(_mm_srli_epi64(hv, 6), m));
 		}
 #endif
-		at += len;
 	}
 	if (*r < 0)
 		*r = at;
@@ -510,11 +538,8 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 	*r = -1;					/* until a non-ASCII character ends the run */
 	for (;;)
 	{
-		int32		len;
-		UChar32		c;
-		uint32		w;
-		uint32		han;
 		uint64		h;
+		CjkStep		step;
 
 		while (at + 16 <= end)
 		{
@@ -556,46 +581,13 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 		}
 
 		/* one character, as in ScanCjkRun */
-		if (likely(at + 4 <= end) && (w = LoadLE32(u + at), THREE_BYTES(w)))
-		{
-			c = THREE_BYTE_CODE_POINT(w);
-			len = 3;
-		}
-		else if (at < end && u[at] >= 0x80)
-		{
-			int32		j = at;
-
-			c = NextCodePoint(u, &j, end);
-			len = j - at;
-		}
-		else
+		step = CjkCharacter(u, &at, end, &last, &repeat, next, r, &h);
+		if (step == CJK_END)
 			break;
-		han = (uint32) (c - HAN_FIRST);
-		if (!(han <= HAN_LAST - HAN_FIRST || IsCjk(c)))
-		{
-			*r = at;
-			*next = NextCodePoint(u, r, end);
-			break;
-		}
-		if ((uint32) c != last)
-		{
-			last = c;
-			repeat = 1;
-		}
-		else if (++repeat > MAX_RUN)
-		{
-			at += len;
+		if (step == CJK_SKIP)
 			continue;
-		}
-		if (likely(han <= HAN_LAST - HAN_FIRST))
-			h = han_hash[han];
-		else
-			h = len == 3 ?
-				XXH3_len_1to3_64b(u + at, 3, XXH3_kSecret, 0) :
-				XXH3_64bits(u + at, len);
 		hash[count++] = h;
 		ADD_LANES(h);
-		at += len;
 	}
 #undef ADD_LANES
 	if (*r < 0)
