@@ -58,13 +58,10 @@ cd "$WORK/src"
 psql_ <<SQL
 CREATE EXTENSION simhash;
 \i bench/fingerprints.sql
-SQL
-
-if [[ " $PARTS " == *" inserts "* ]]; then
-say "inserts: $ROWS rows loaded, $REPEAT rounds of $NEW new rows"
-psql_ <<SQL
-CREATE TABLE results (method text, round int, ms double precision);
-CREATE PROCEDURE timed(method text, round int, setting text, stmt text)
+-- The timings of the insert parts: each statement in a transaction of its
+-- own, commit included, with simhash.batch_inserts set as given.
+CREATE TABLE results (part text, method text, round int, ms double precision);
+CREATE PROCEDURE timed(part text, method text, round int, setting text, stmt text)
 LANGUAGE plpgsql AS \$\$
 DECLARE
 	t0 timestamptz;
@@ -73,9 +70,14 @@ BEGIN
 	t0 := clock_timestamp();
 	EXECUTE stmt;
 	COMMIT;
-	INSERT INTO results VALUES (method, round, extract(epoch FROM clock_timestamp() - t0) * 1000);
+	INSERT INTO results VALUES (part, method, round, extract(epoch FROM clock_timestamp() - t0) * 1000);
 	COMMIT;
 END \$\$;
+SQL
+
+if [[ " $PARTS " == *" inserts "* ]]; then
+say "inserts: $ROWS rows loaded, $REPEAT rounds of $NEW new rows"
+psql_ <<SQL
 CREATE TABLE t_plain AS SELECT fp FROM gen('uniform', $ROWS) fp;
 CREATE TABLE t_excl AS SELECT fp FROM t_plain;
 CREATE TABLE t_none AS SELECT fp FROM t_plain;
@@ -104,20 +106,21 @@ DELETE FROM new_b n WHERE EXISTS (SELECT FROM new_a a WHERE simhash_ball(a.fp, 3
 DELETE FROM new_a n WHERE EXISTS (SELECT FROM t_excl t WHERE simhash_ball(t.fp, 3) <@> simhash_ball(n.fp, 3));
 DELETE FROM new_b n WHERE EXISTS (SELECT FROM t_excl t WHERE simhash_ball(t.fp, 3) <@> simhash_ball(n.fp, 3));
 SQL
-    p="CALL timed('plain simhash index (batched)', $r, 'on', 'INSERT INTO t_plain SELECT fp FROM new_a')"
-    u="CALL timed('plain simhash index (batch_inserts off)', $r, 'off', 'INSERT INTO t_plain SELECT fp FROM new_b')"
-    e="CALL timed('exclusion constraint', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_a')"
-    o="CALL timed('exclusion, ON CONFLICT DO NOTHING, new rows', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_b ON CONFLICT DO NOTHING')"
-    d="CALL timed('exclusion, ON CONFLICT DO NOTHING, all near-duplicates', $r, 'on', 'INSERT INTO t_excl SELECT flip(fp, 1) FROM new_a ON CONFLICT DO NOTHING')"
-    n="CALL timed('core floor: no index', $r, 'on', 'INSERT INTO t_none SELECT fp FROM new_a')"
-    b="CALL timed('core floor: btree index', $r, 'on', 'INSERT INTO t_btree SELECT fp FROM new_a')"
-    x="CALL timed('core floor: EXCLUDE USING btree (fp WITH =)', $r, 'on', 'INSERT INTO t_btree_excl SELECT fp FROM new_a')"
+    p="CALL timed('inserts', 'plain simhash index (batched)', $r, 'on', 'INSERT INTO t_plain SELECT fp FROM new_a')"
+    u="CALL timed('inserts', 'plain simhash index (batch_inserts off)', $r, 'off', 'INSERT INTO t_plain SELECT fp FROM new_b')"
+    e="CALL timed('inserts', 'exclusion constraint', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_a')"
+    o="CALL timed('inserts', 'exclusion, ON CONFLICT DO NOTHING, new rows', $r, 'on', 'INSERT INTO t_excl SELECT fp FROM new_b ON CONFLICT DO NOTHING')"
+    d="CALL timed('inserts', 'exclusion, ON CONFLICT DO NOTHING, all near-duplicates', $r, 'on', 'INSERT INTO t_excl SELECT flip(fp, 1) FROM new_a ON CONFLICT DO NOTHING')"
+    n="CALL timed('inserts', 'core floor: no index', $r, 'on', 'INSERT INTO t_none SELECT fp FROM new_a')"
+    b="CALL timed('inserts', 'core floor: btree index', $r, 'on', 'INSERT INTO t_btree SELECT fp FROM new_a')"
+    x="CALL timed('inserts', 'core floor: EXCLUDE USING btree (fp WITH =)', $r, 'on', 'INSERT INTO t_btree_excl SELECT fp FROM new_a')"
     if [ $((r % 2)) = 1 ]; then psql_ -c "$p" -c "$u" -c "$e" -c "$o" -c "$d" -c "$n" -c "$b" -c "$x"
     else psql_ -c "$x" -c "$b" -c "$n" -c "$o" -c "$e" -c "$d" -c "$u" -c "$p"; fi
 done
 psql_ -P pager=off <<SQL
 \pset format aligned
-WITH m AS (SELECT method, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM results GROUP BY 1)
+WITH m AS (SELECT method, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM results
+            WHERE part = 'inserts' GROUP BY 1)
 SELECT m.method, round(m.ms::numeric) AS "median ms", round(((SELECT count(*) FROM new_a) / m.ms * 1000)::numeric) AS "rows/s",
        round((p.ms / m.ms)::numeric, 2) AS "rate vs plain (batched)",
        round((u.ms / m.ms)::numeric, 2) AS "rate vs plain (unbatched)"
@@ -164,18 +167,6 @@ INSERT INTO page_keep SELECT url, simhash(body) FROM page_src ORDER BY set, url 
 DELETE FROM page_src s WHERE NOT EXISTS (SELECT FROM page_keep k WHERE k.url = s.url);
 SELECT set, count(*) AS pages FROM page_src GROUP BY 1 ORDER BY 1;
 DROP TABLE page_keep;
-CREATE TABLE page_results (method text, round int, ms double precision);
-CREATE PROCEDURE timed_pages(method text, round int, stmt text)
-LANGUAGE plpgsql AS \$\$
-DECLARE
-	t0 timestamptz;
-BEGIN
-	t0 := clock_timestamp();
-	EXECUTE stmt;
-	COMMIT;
-	INSERT INTO page_results VALUES (method, round, extract(epoch FROM clock_timestamp() - t0) * 1000);
-	COMMIT;
-END \$\$;
 CREATE TABLE pages_none (id bigserial PRIMARY KEY, url text, body text,
                          fp simhash GENERATED ALWAYS AS (simhash(body)) STORED);
 CREATE TABLE pages_plain (LIKE pages_none INCLUDING ALL);
@@ -189,15 +180,16 @@ VACUUM (FREEZE, ANALYZE) page_src, pages_none, pages_plain, pages_excl;
 SQL
 for r in $(seq 1 "$REPEAT"); do
     q="SELECT url, body FROM page_src WHERE set = $r"
-    p="CALL timed_pages('plain simhash index', $r, 'INSERT INTO pages_plain (url, body) $q')"
-    e="CALL timed_pages('exclusion constraint', $r, 'INSERT INTO pages_excl (url, body) $q')"
-    n="CALL timed_pages('no simhash index', $r, 'INSERT INTO pages_none (url, body) $q')"
+    p="CALL timed('pages', 'plain simhash index', $r, 'on', 'INSERT INTO pages_plain (url, body) $q')"
+    e="CALL timed('pages', 'exclusion constraint', $r, 'on', 'INSERT INTO pages_excl (url, body) $q')"
+    n="CALL timed('pages', 'no simhash index', $r, 'on', 'INSERT INTO pages_none (url, body) $q')"
     if [ $((r % 2)) = 1 ]; then psql_ -c "$p" -c "$e" -c "$n"
     else psql_ -c "$n" -c "$e" -c "$p"; fi
 done
 psql_ -P pager=off <<SQL
 \pset format aligned
-WITH m AS (SELECT method, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM page_results GROUP BY 1)
+WITH m AS (SELECT method, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM results
+            WHERE part = 'pages' GROUP BY 1)
 SELECT m.method, round(m.ms::numeric) AS "median ms",
        round(((SELECT count(*) FROM page_src WHERE set > 0) / $REPEAT / m.ms * 1000)::numeric) AS "pages/s",
        round((p.ms / m.ms)::numeric, 2) AS "rate vs plain simhash index"
