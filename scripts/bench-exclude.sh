@@ -11,7 +11,10 @@
 #    included.  For scale, the same rows go into the table with no index,
 #    with a btree index on fp, and with EXCLUDE USING btree (fp WITH =): the
 #    core's floor, what any index and any exclusion constraint cost before
-#    the index's own work.
+#    the index's own work.  Then one row per transaction, as a crawler or
+#    a web app writes: pgbench clients inserting single random rows into
+#    the plain index's table, the constrained one and the btree-constrained
+#    one (transactions per second, ratio to the plain index per round).
 # 2. The same on a crawler's table of pages: (id, url, body, fp GENERATED
 #    ALWAYS AS (simhash(body)) STORED), BENCH_PAGES pages loaded, then
 #    BENCH_PAGES_NEW new pages per round, each a random choice of paragraphs
@@ -35,6 +38,8 @@
 #   BENCH_PAGES, BENCH_PAGES_NEW  pages loaded, and inserted per round
 #                  (defaults 100000 and 20000)
 #   BENCH_PARTS    which parts to run (default "inserts pages scoped")
+#   BENCH_SINGLE_TX, BENCH_CLIENTS  the inserts part's one-row transactions
+#                  per table and round, and pgbench clients (40000, 2)
 #   PG_CONFIG      server to use; use an optimised, non-assert build
 # Usage: sudo PG_CONFIG=/path/to/pg_config scripts/bench-exclude.sh
 set -euo pipefail
@@ -50,6 +55,8 @@ QUERIES=${BENCH_QUERIES:-300}
 PAGES=${BENCH_PAGES:-100000}
 PAGES_NEW=${BENCH_PAGES_NEW:-20000}
 PARTS=${BENCH_PARTS:-inserts pages scoped}
+SINGLE_TX=${BENCH_SINGLE_TX:-40000}
+CLIENTS=${BENCH_CLIENTS:-2}
 
 build_install COPT="-O2"
 start_bench_cluster 3GB
@@ -74,6 +81,47 @@ BEGIN
 	COMMIT;
 END \$\$;
 SQL
+
+# One row per transaction, the way a crawler or a web app writes: pgbench
+# clients (prepared statements) each insert one random fingerprint per
+# transaction into t_plain, t_excl or t_btree_excl, SINGLE_TX transactions
+# per table and round, order alternating; the rate is transactions per
+# second, the ratio the median of the rounds' ratios to the plain index.
+single_row_inserts() {
+    say "inserts, one row per transaction: $REPEAT rounds of $SINGLE_TX transactions, $CLIENTS clients"
+    local t f r tps
+    for t in t_plain t_excl t_btree_excl; do
+        # A random 64-bit value from two 32-bit halves (pgbench's random()
+        # cannot span all of bigint).
+        cat >"$WORK/single_$t.sql" <<PGB
+\\set hi random(0, 4294967295)
+\\set lo random(0, 4294967295)
+\\set v (:hi - 2147483648) * 4294967296 + :lo
+INSERT INTO $t VALUES ((:v)::bigint::simhash);
+PGB
+    done
+    chmod 644 "$WORK"/single_*.sql
+    psql_ -c "CREATE TABLE single_results (method text, round int, tps double precision)"
+    for r in $(seq 1 "$REPEAT"); do
+        if [ $((r % 2)) = 1 ]; then f="t_plain t_excl t_btree_excl"; else f="t_btree_excl t_excl t_plain"; fi
+        for t in $f; do
+            tps=$(as_user "$PG_BIN/pgbench" -n -M prepared -c "$CLIENTS" -j "$CLIENTS" \
+                      -t $((SINGLE_TX / CLIENTS)) -f "$WORK/single_$t.sql" postgres \
+                  | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+            psql_ -c "INSERT INTO single_results VALUES ('$t', $r, $tps)"
+        done
+    done
+    psql_ -P pager=off <<SQL
+\pset format aligned
+SELECT CASE m.method WHEN 't_plain' THEN 'plain simhash index'
+                     WHEN 't_excl' THEN 'EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>)'
+                     ELSE 'core floor: EXCLUDE USING btree (fp WITH =)' END AS "one row per transaction",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY m.tps)::numeric) AS "median rows/s",
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY m.tps / p.tps)::numeric, 2) AS "rate vs plain index"
+  FROM single_results m JOIN single_results p ON p.round = m.round AND p.method = 't_plain'
+ GROUP BY m.method ORDER BY 2 DESC;
+SQL
+}
 
 if [[ " $PARTS " == *" inserts "* ]]; then
 say "inserts: $ROWS rows loaded, $REPEAT rounds of $NEW new rows"
@@ -129,6 +177,7 @@ SELECT m.method, round(m.ms::numeric) AS "median ms", round(((SELECT count(*) FR
  ORDER BY 2;
 SELECT count(*) AS "excl rows", (SELECT count(*) FROM t_plain) AS "plain rows" FROM t_excl;
 SQL
+single_row_inserts
 psql_ -c "DROP TABLE t_plain, t_excl, t_none, t_btree, t_btree_excl, new_a, new_b"
 fi
 
