@@ -185,11 +185,16 @@ extern double CapOfLog(double total);
  * new-or-seen decision costs no branch.
  */
 static pg_attribute_always_inline void
-CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
+CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int64 *members,
 				uint64 hash, uint64 inc)
 {
-	uint32		i = (uint32) hash & mask;
+	/* the slot as a byte offset: an entry's address is one addition */
+	const uint64 offmask = (uint64) mask * sizeof(CapEntry);
+	uint64		off = (hash * sizeof(CapEntry)) & offmask;
+	CapEntry   *e;
 	uint64		old;
+
+	StaticAssertStmt(sizeof(CapEntry) == 16, "a slot is 16 bytes");
 
 	/*
 	 * Go on while the entry is neither empty nor the feature's: while
@@ -202,23 +207,24 @@ CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
 	{
 		uint64		diff;
 
-		old = entries[i].tally;
-		diff = entries[i].hash ^ hash;
+		e = (CapEntry *) ((char *) entries + off);
+		old = e->tally;
+		diff = e->hash ^ hash;
 		if (Min(old, diff) == 0)
 			break;
-		i = (i + 1) & mask;
+		off = (off + sizeof(CapEntry)) & offmask;
 	}
-	used[*members] = i;
+	used[*members] = (uint32) (off / sizeof(CapEntry));
 	*members += old == 0;
-	entries[i].hash = hash;
+	e->hash = hash;
 	/*
 	 * Two 8-byte stores, not one 16-byte store (which GCC would make of
 	 * them): the next probe of this entry, often a few words later, loads
 	 * the tally alone, and a load from the upper half of a wider store
 	 * waits until the store is written instead of being forwarded from it.
 	 */
-	__asm__("" : : "r"(&entries[i]) : "memory");
-	entries[i].tally = old + inc;
+	__asm__("" : : "r"(e) : "memory");
+	e->tally = old + inc;
 }
 
 extern void CapTableAddFull(CapTable *t, uint64 hash, int64 w);
@@ -227,7 +233,7 @@ extern void CapTableAddFull(CapTable *t, uint64 hash, int64 w);
 static pg_attribute_always_inline void
 CapTableAdd(CapTable *t, uint64 hash, int64 w)
 {
-	int32		members = t->members;
+	int64		members = t->members;
 
 	if (unlikely(t->words >= t->spillat))
 		CapTableSpill(t);
@@ -235,7 +241,7 @@ CapTableAdd(CapTable *t, uint64 hash, int64 w)
 	if (likely(members < t->limit))
 	{
 		CapTableAddRoom(t->entries, t->mask, t->used, &members, hash, CAP_TALLY(w));
-		t->members = members;
+		t->members = (int32) members;
 	}
 	else
 		CapTableAddFull(t, hash, w);
@@ -274,12 +280,12 @@ CapTableRunEnd(CapTable *t, int64 w)
 		CapEntry   *entries = t->entries;
 		uint32		mask = t->mask;
 		uint32	   *used = t->used;
-		int32		members = t->members;
+		int64		members = t->members;
 		uint64		inc = CAP_TALLY(w);
 
 		for (int k = 0; k < n; k++)
 			CapTableAddRoom(entries, mask, used, &members, t->run[k], inc);
-		t->members = members;
+		t->members = (int32) members;
 		t->words += n;
 	}
 	else
