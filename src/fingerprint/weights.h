@@ -448,6 +448,57 @@ RunCounterEndRun(RunCounter *rc)
 	rc->runlen = 0;
 }
 
+/*
+ * For a caller that also keeps the 16-bit lanes of rc's weighted words in
+ * registers (the AVX2 kernel): where they are (8 words of 8 lanes, the
+ * layout of WideLaneCounter) and the weight they hold since their last
+ * flush, each to be written back before any other call on rc; and what
+ * RunCounterClose does besides adding the run's lanes to them:
+ *	- RunCounterRunWeight(rc, len): the weight of each word of a run of len
+ *	  words (0 < len < SIMHASH_RUN_CAP);
+ *	- RunCounterFlushWide(rc, pending): before adding a run's len * weight
+ *	  would take the lanes' weight past 65,535 (as RunCounterClose flushes);
+ *	  the lanes, written back with their weight pending, are zero after;
+ *	- RunCounterEndRunCap(rc, w): the run's words into the cap table with
+ *	  weight w (the caller clears its copy of the run's lanes and length).
+ */
+static pg_attribute_always_inline uint16 *
+RunCounterWideLanes(RunCounter *rc)
+{
+	return &rc->weighted.lanes[0][0];
+}
+
+static pg_attribute_always_inline int64
+RunCounterWidePending(const RunCounter *rc)
+{
+	return rc->weighted.pending;
+}
+
+static pg_attribute_always_inline void
+RunCounterSetWidePending(RunCounter *rc, int64 pending)
+{
+	rc->weighted.pending = pending;
+}
+
+static pg_attribute_always_inline int64
+RunCounterRunWeight(const RunCounter *rc, int64 len)
+{
+	return rc->weights[len];
+}
+
+static inline void
+RunCounterFlushWide(RunCounter *rc, int64 pending)
+{
+	rc->weighted.pending = pending;
+	WideLaneCounterFlush(&rc->weighted);
+}
+
+static pg_attribute_always_inline void
+RunCounterEndRunCap(RunCounter *rc, int64 w)
+{
+	CapTableRunEnd(&rc->cap, w);
+}
+
 /* Ends the last run. */
 static inline void
 RunCounterFinish(RunCounter *rc)
