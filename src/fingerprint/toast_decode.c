@@ -347,6 +347,108 @@ Lz4ExtraLength(DecodeIO *io, int64 *count, int64 limit)
 #define LZ4_LAST_LITERALS	5	/* the last 5 bytes are literals */
 #define LZ4_LAST_MATCH_START 12 /* no match starts in the last 12 bytes */
 
+/* Bytes the fast path's 16-byte copies read or write past what they use. */
+#define LZ4_FAST_SLACK		16
+
+/*
+ * Reads the extra length bytes of an LZ4 count at *p (its nibble was 15),
+ * not past end, into *count; false if they do not end before end.
+ */
+static pg_attribute_always_inline bool
+Lz4FastLength(const unsigned char **p, const unsigned char *end, int64 *count)
+{
+	const unsigned char *q = *p;
+
+	while (q < end)
+	{
+		int			b = *q++;
+
+		*count += b;
+		if (b != 255)
+		{
+			*p = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Decodes the sequence at io->in (literals and a match) when nothing about
+ * it needs the general loop: it lies whole in the current input piece with
+ * LZ4_FAST_SLACK bytes to spare, its output fits in the window with as many
+ * to spare (no slide), and it passes every check the general loop makes.
+ * Everything is read and checked before anything is written; returns false,
+ * having changed nothing, for the general loop to take the sequence (and
+ * report what is wrong, if anything is).  Literals are copied 16 bytes at a
+ * time, matches whose offset is at least 16 (8) in steps of 16 (8) bytes, so
+ * that each step reads only bytes already written; what these copies write
+ * past the output is overwritten later.
+ */
+static pg_attribute_always_inline bool
+Lz4FastSequence(DecodeIO *io, OutWindow *w, int64 rawsize)
+{
+	const unsigned char *p = io->in;
+	const unsigned char *end;
+	const unsigned char *lit;
+	int			token;
+	int64		literals,
+				matchlen,
+				produced;
+	int32		off;
+	char	   *out;
+
+	if (io->inend - p < LZ4_FAST_SLACK + 4)
+		return false;
+	end = io->inend - LZ4_FAST_SLACK;
+	token = *p++;
+	literals = token >> 4;
+	if (literals == 15 && !Lz4FastLength(&p, end, &literals))
+		return false;
+	/* the literals, the offset and the match's first byte lie before end */
+	if (literals > end - p - 3 || literals > rawsize - w->produced)
+		return false;
+	lit = p;
+	p += literals;
+	off = p[0] | (p[1] << 8);
+	p += 2;
+	matchlen = (token & 0x0f) + 4;
+	if ((token & 0x0f) == 15 && !Lz4FastLength(&p, end, &matchlen))
+		return false;
+	produced = w->produced + literals;
+	if (off == 0 || off > produced ||
+		produced > rawsize - LZ4_LAST_MATCH_START ||
+		matchlen > rawsize - LZ4_LAST_LITERALS - produced ||
+		literals + matchlen > (int64) (w->size - w->used) - LZ4_FAST_SLACK)
+		return false;
+
+	out = w->buf + w->used;
+	for (int64 i = 0; i < literals; i += 16)
+		memcpy(out + i, lit + i, 16);
+	out += literals;
+	if (likely(off >= 16))
+	{
+		const char *src = out - off;
+
+		for (int64 i = 0; i < matchlen; i += 16)
+			memcpy(out + i, src + i, 16);
+	}
+	else if (off >= 8)
+	{
+		const char *src = out - off;
+
+		for (int64 i = 0; i < matchlen; i += 8)
+			memcpy(out + i, src + i, 8);
+	}
+	else
+		for (int64 i = 0; i < matchlen; i++)
+			out[i] = out[i - off];
+	io->in = p;
+	w->used += (int32) (literals + matchlen);
+	w->produced += literals + matchlen;
+	return true;
+}
+
 bool
 Lz4DecodeStream(DecodeIO *io, int64 rawsize)
 {
@@ -356,13 +458,16 @@ Lz4DecodeStream(DecodeIO *io, int64 rawsize)
 		return false;
 	for (;;)
 	{
-		int			token = NextByte(io);
+		int			token;
 		int64		literals,
 					matchlen;
 		int			lo,
 					hi;
 		int32		off;
 
+		if (Lz4FastSequence(io, &w, rawsize))
+			continue;
+		token = NextByte(io);
 		if (token < 0)
 			return Corrupt(io, "the data ends where a sequence should start");
 		if (rawsize == 0 && token != 0)
