@@ -15,7 +15,8 @@
  * cuts the chunks where SegmentDocument would cut them in the whole text:
  * the fingerprints are the same as from the detoasted value.  (An
  * uncompressed UTF-8 value that fits in one slice is segmented where it
- * lies.)
+ * lies; so is a compressed one smaller than the decoder's window, in the
+ * window.)
  *
  * In a database whose encoding is neither UTF8 nor SQL_ASCII, the text is
  * converted to UTF-8 in pieces of whole characters (conversions between
@@ -139,11 +140,18 @@ SinkText(TextSink *sink, const char *s, size_t len)
 	}
 }
 
-/* DecodeIO callbacks: compressed bytes from the reader, text to the sink. */
+/*
+ * DecodeIO callbacks: compressed bytes from the reader, text to the sink;
+ * or, without a sink, the text of a value smaller than the decoder's
+ * window, which the decoder passes on once, whole (toast_decode.h), kept
+ * where it lies.
+ */
 typedef struct DecodeArgs
 {
 	ToastReader *reader;
 	TextSink   *sink;
+	const char *whole;			/* without a sink: the text, or NULL */
+	size_t		wholelen;
 } DecodeArgs;
 
 static bool
@@ -165,14 +173,27 @@ DecodeEmit(DecodeIO *io, const char *data, size_t len)
 {
 	DecodeArgs *args = io->arg;
 
+	if (args->sink == NULL)
+	{
+		Assert(args->whole == NULL);
+		args->whole = data;
+		args->wholelen = len;
+		return;
+	}
 	SinkText(args->sink, data, len);
 }
 
-/* Decodes compressed stored bytes (the first slice is data[0..n)). */
+/*
+ * Decodes compressed stored bytes (the first slice is data[0..n)) into
+ * sink; or, with sink NULL (UTF-8 text smaller than DECODE_WINDOW_BYTES),
+ * decodes them whole into the decoder's window and feeds the tokens of the
+ * text there to fx, as SegmentDocument does: no second copy of the text.
+ */
 static void
-DecodeCompressed(ToastReader *reader, TextSink *sink, const char *data, int32 n)
+DecodeCompressed(ToastReader *reader, TextSink *sink, const char *data, int32 n,
+				 bool numbers, FeatureExtractor *fx)
 {
-	DecodeArgs	args = {reader, sink};
+	DecodeArgs	args = {reader, sink, NULL, 0};
 	DecodeIO	io;
 	uint32		tcinfo;
 	int			method;
@@ -220,6 +241,11 @@ DecodeCompressed(ToastReader *reader, TextSink *sink, const char *data, int32 n)
 				 errdetail("Toast value %u in \"%s\": %s.",
 						   reader->valueid, RelationGetRelationName(reader->rel),
 						   io.error)));
+	if (sink == NULL)
+	{
+		Assert(io.windowsize > rawsize);
+		SegmentDocument(args.whole ? args.whole : "", args.wholelen, numbers, fx);
+	}
 	pfree(io.window);
 }
 
@@ -256,11 +282,17 @@ SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 	n = ToastReaderNext(&reader, &data);
 	/* VARATT_EXTERNAL_IS_COMPRESSED, without its signed/unsigned compare */
 	compressed = reader.extsize < pointer.va_rawsize - VARHDRSZ;
+	sink.pending = NULL;
 	if (!compressed && !sink.convert && n == reader.extsize)
 	{
 		/* the whole text in one slice (a page, say): no window needed */
 		SegmentDocument(data, n, numbers, fx);
-		sink.pending = NULL;
+	}
+	else if (compressed && !sink.convert &&
+			 pointer.va_rawsize - VARHDRSZ < DECODE_WINDOW_BYTES)
+	{
+		/* decoded whole in the decoder's window, and segmented there */
+		DecodeCompressed(&reader, NULL, data, n, numbers, fx);
 	}
 	else
 	{
@@ -268,7 +300,7 @@ SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 		sink.pending = sink.convert ? palloc(CONVERT_BYTES) : NULL;
 		sink.npending = 0;
 		if (compressed)
-			DecodeCompressed(&reader, &sink, data, n);
+			DecodeCompressed(&reader, &sink, data, n, numbers, fx);
 		else
 			for (; n > 0; n = ToastReaderNext(&reader, &data))
 				SinkText(&sink, data, n);

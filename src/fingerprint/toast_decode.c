@@ -163,6 +163,100 @@ OutLiterals(DecodeIO *io, OutWindow *w, int64 len)
 	return true;
 }
 
+/*
+ * A control group of pglz: a control byte and 8 items of at most 3 bytes.
+ * PGLZ_FAST_SLACK: bytes the fast path's copies read or write past what
+ * they use.
+ */
+#define PGLZ_GROUP_IN		25
+#define PGLZ_FAST_SLACK		16
+
+/*
+ * Decodes the items of the control group at io->in without the checks that
+ * cannot fail there, as far as it can: the caller has made sure that the
+ * whole group and PGLZ_FAST_SLACK more bytes are in the current input
+ * piece; the output must stay PGLZ_FAST_SLACK bytes short of room (the
+ * bytes left before the window must slide or rawsize is reached), which is
+ * checked before each item's copy.  Literals are copied 8 bytes at a time
+ * (as many as stand before the next tag are kept), matches whose offset is
+ * at least 16 (8) in steps of 16 (8) bytes, so that each step reads only
+ * bytes already written; what these copies write past the output is
+ * overwritten later.  Sets *item to the items decoded (8, or fewer when
+ * room ran short: then *control holds the rest of the control byte, the
+ * next item in bit 0, and io->in points at that item) and returns true;
+ * returns false, with io->error set, on a zero offset or one before the
+ * start, as the general loop does.
+ */
+static pg_attribute_always_inline bool
+PglzFastGroup(DecodeIO *io, OutWindow *w, int64 room, int *control, int *item)
+{
+	const unsigned char *in = io->in;
+	char	   *start = w->buf + w->used;
+	char	   *out = start;
+	char	   *limit = start + room - PGLZ_FAST_SLACK;
+	int64		before = w->produced;	/* bytes produced before start */
+	/* the items not yet decoded, low bit first, and a 1 above them */
+	unsigned int bits = *in++ | 0x100;
+
+	for (;;)
+	{
+		/* the literals before the next tag, or the rest of the group */
+		int			nlit = __builtin_ctz(bits);
+		int32		len,
+					off;
+		int			taglen = 2;
+
+		if (unlikely(limit - out < 8))
+			break;
+		memcpy(out, in, 8);
+		out += nlit;
+		in += nlit;
+		bits >>= nlit;
+		if (bits == 1)
+			break;
+		/* a tag: bit 0 of bits */
+		len = (in[0] & 0x0f) + 3;
+		off = ((in[0] & 0xf0) << 4) | in[1];
+		if (len == 18)
+			len += in[taglen++];
+		if (unlikely(limit - out < len))
+			break;
+		in += taglen;
+		bits >>= 1;
+		if (unlikely(off == 0))
+			return Corrupt(io, "zero offset");
+		if (unlikely(off > before + (out - start)))
+			return Corrupt(io, "offset before the start");
+		if (likely(off >= 16))
+		{
+			const char *src = out - off;
+
+			memcpy(out, src, 16);
+			for (int32 i = 16; unlikely(i < len); i += 16)
+				memcpy(out + i, src + i, 16);
+		}
+		else if (off >= 8)
+		{
+			const char *src = out - off;
+
+			for (int32 i = 0; i < len; i += 8)
+				memcpy(out + i, src + i, 8);
+		}
+		else
+			for (int32 i = 0; i < len; i++)
+				out[i] = out[i - off];
+		out += len;
+		if (bits == 1)
+			break;
+	}
+	io->in = in;
+	w->used += out - start;
+	w->produced += out - start;
+	*control = (int) (bits & 0xff);
+	*item = 8 - (31 - __builtin_clz(bits));
+	return true;
+}
+
 bool
 PglzDecodeStream(DecodeIO *io, int64 rawsize)
 {
@@ -172,9 +266,23 @@ PglzDecodeStream(DecodeIO *io, int64 rawsize)
 		return false;
 	while (w.produced < rawsize && MoreInput(io))
 	{
-		int			control = *io->in++;
+		int			control;
+		int			item = 0;
+		int64		room = Min((int64) (w.size - w.used), rawsize - w.produced);
 
-		for (int item = 0; item < 8 && w.produced < rawsize && MoreInput(io);
+		/* the fast path while it can take the group, or part of it */
+		if (io->inend - io->in >= PGLZ_GROUP_IN + PGLZ_FAST_SLACK &&
+			room >= 2 * PGLZ_FAST_SLACK)
+		{
+			if (!PglzFastGroup(io, &w, room, &control, &item))
+				return false;
+			if (item == 8)
+				continue;
+		}
+		else
+			control = *io->in++;
+
+		for (; item < 8 && w.produced < rawsize && MoreInput(io);
 			 item++, control >>= 1)
 		{
 			int			t1,
@@ -239,6 +347,108 @@ Lz4ExtraLength(DecodeIO *io, int64 *count, int64 limit)
 #define LZ4_LAST_LITERALS	5	/* the last 5 bytes are literals */
 #define LZ4_LAST_MATCH_START 12 /* no match starts in the last 12 bytes */
 
+/* Bytes the fast path's 16-byte copies read or write past what they use. */
+#define LZ4_FAST_SLACK		16
+
+/*
+ * Reads the extra length bytes of an LZ4 count at *p (its nibble was 15),
+ * not past end, into *count; false if they do not end before end.
+ */
+static pg_attribute_always_inline bool
+Lz4FastLength(const unsigned char **p, const unsigned char *end, int64 *count)
+{
+	const unsigned char *q = *p;
+
+	while (q < end)
+	{
+		int			b = *q++;
+
+		*count += b;
+		if (b != 255)
+		{
+			*p = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Decodes the sequence at io->in (literals and a match) when nothing about
+ * it needs the general loop: it lies whole in the current input piece with
+ * LZ4_FAST_SLACK bytes to spare, its output fits in the window with as many
+ * to spare (no slide), and it passes every check the general loop makes.
+ * Everything is read and checked before anything is written; returns false,
+ * having changed nothing, for the general loop to take the sequence (and
+ * report what is wrong, if anything is).  Literals are copied 16 bytes at a
+ * time, matches whose offset is at least 16 (8) in steps of 16 (8) bytes, so
+ * that each step reads only bytes already written; what these copies write
+ * past the output is overwritten later.
+ */
+static pg_attribute_always_inline bool
+Lz4FastSequence(DecodeIO *io, OutWindow *w, int64 rawsize)
+{
+	const unsigned char *p = io->in;
+	const unsigned char *end;
+	const unsigned char *lit;
+	int			token;
+	int64		literals,
+				matchlen,
+				produced;
+	int32		off;
+	char	   *out;
+
+	if (io->inend - p < LZ4_FAST_SLACK + 4)
+		return false;
+	end = io->inend - LZ4_FAST_SLACK;
+	token = *p++;
+	literals = token >> 4;
+	if (literals == 15 && !Lz4FastLength(&p, end, &literals))
+		return false;
+	/* the literals, the offset and the match's first byte lie before end */
+	if (literals > end - p - 3 || literals > rawsize - w->produced)
+		return false;
+	lit = p;
+	p += literals;
+	off = p[0] | (p[1] << 8);
+	p += 2;
+	matchlen = (token & 0x0f) + 4;
+	if ((token & 0x0f) == 15 && !Lz4FastLength(&p, end, &matchlen))
+		return false;
+	produced = w->produced + literals;
+	if (off == 0 || off > produced ||
+		produced > rawsize - LZ4_LAST_MATCH_START ||
+		matchlen > rawsize - LZ4_LAST_LITERALS - produced ||
+		literals + matchlen > (int64) (w->size - w->used) - LZ4_FAST_SLACK)
+		return false;
+
+	out = w->buf + w->used;
+	for (int64 i = 0; i < literals; i += 16)
+		memcpy(out + i, lit + i, 16);
+	out += literals;
+	if (likely(off >= 16))
+	{
+		const char *src = out - off;
+
+		for (int64 i = 0; i < matchlen; i += 16)
+			memcpy(out + i, src + i, 16);
+	}
+	else if (off >= 8)
+	{
+		const char *src = out - off;
+
+		for (int64 i = 0; i < matchlen; i += 8)
+			memcpy(out + i, src + i, 8);
+	}
+	else
+		for (int64 i = 0; i < matchlen; i++)
+			out[i] = out[i - off];
+	io->in = p;
+	w->used += (int32) (literals + matchlen);
+	w->produced += literals + matchlen;
+	return true;
+}
+
 bool
 Lz4DecodeStream(DecodeIO *io, int64 rawsize)
 {
@@ -248,13 +458,16 @@ Lz4DecodeStream(DecodeIO *io, int64 rawsize)
 		return false;
 	for (;;)
 	{
-		int			token = NextByte(io);
+		int			token;
 		int64		literals,
 					matchlen;
 		int			lo,
 					hi;
 		int32		off;
 
+		if (Lz4FastSequence(io, &w, rawsize))
+			continue;
+		token = NextByte(io);
 		if (token < 0)
 			return Corrupt(io, "the data ends where a sequence should start");
 		if (rawsize == 0 && token != 0)

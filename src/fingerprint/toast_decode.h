@@ -54,7 +54,9 @@ typedef struct DecodeIO
 
 /*
  * The window a value of rawsize bytes needs: DECODE_WINDOW_BYTES, or, for a
- * smaller value, one byte more than the value (it then never slides).
+ * smaller value, one byte more than the value (it then never slides, and
+ * emit() is called once, at the end, with the whole value, unless it is
+ * empty; stream.c segments it there).
  */
 static inline int32
 DecodeWindowBytes(int64 rawsize)

@@ -295,6 +295,26 @@ ClassifyBlocksAvx2(const char *s, int32 len, bool numbers, int32 nblocks, char *
 	} while (0)
 
 /*
+ * The run's byte lanes (2 vectors: words 0-3 and 4-7) widened to 16 bits
+ * (4 vectors: words 0-1, 2-3, 4-5, 6-7, the layout of WideLaneCounter),
+ * times w, added to wide[]; the run's lanes cleared (RunLanesAvx2 in
+ * weights.c does the same in memory).
+ */
+#define RUN_CLOSE_256(run, wide, w) \
+	do { \
+		__m256i		w_ = _mm256_set1_epi16((short) (w)); \
+		(wide)[0] = _mm256_add_epi16((wide)[0], _mm256_mullo_epi16( \
+			_mm256_cvtepu8_epi16(_mm256_castsi256_si128((run)[0])), w_)); \
+		(wide)[1] = _mm256_add_epi16((wide)[1], _mm256_mullo_epi16( \
+			_mm256_cvtepu8_epi16(_mm256_extracti128_si256((run)[0], 1)), w_)); \
+		(wide)[2] = _mm256_add_epi16((wide)[2], _mm256_mullo_epi16( \
+			_mm256_cvtepu8_epi16(_mm256_castsi256_si128((run)[1])), w_)); \
+		(wide)[3] = _mm256_add_epi16((wide)[3], _mm256_mullo_epi16( \
+			_mm256_cvtepu8_epi16(_mm256_extracti128_si256((run)[1], 1)), w_)); \
+		(run)[0] = (run)[1] = _mm256_setzero_si256(); \
+	} while (0)
+
+/*
  * The same for AVX2, 32 bytes at a time, compiled for AVX2 and BMI2 alone
  * and used when the CPU has them.
  */
@@ -308,6 +328,7 @@ ClassifyBlocksAvx2(const char *s, int32 len, bool numbers, int32 nblocks, char *
 #define RUN_LOAD(p)		_mm256_loadu_si256(p)
 #define RUN_STORE(p, v)	_mm256_storeu_si256(p, v)
 #define RUN_ADD(run, hash) RUN_ADD_256(run, hash)
+#define RUN_CLOSE(run, wide, w) RUN_CLOSE_256(run, wide, w)
 #include "fingerprint/tokenizer_simd.h"
 
 #endif							/* USE_AVX2_SEGMENTER */

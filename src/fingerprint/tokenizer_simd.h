@@ -20,6 +20,12 @@
  *						words of the run's lanes (RunCounterRunLanes)
  *	  RUN_LOAD(p), RUN_STORE(p, v)
  *	  RUN_ADD(run, hash) add the bits of hash to the byte lanes in run[]
+ *	  RUN_CLOSE(run, wide, w) optional: add the byte lanes in run[], times w,
+ *						to the 16-bit lanes in wide[] (RUN_N vectors of
+ *						RUN_VEC, twice the bytes of run[]: RunCounterWideLanes)
+ *						and clear run[]; the kernel then keeps rc's 16-bit
+ *						lanes in registers and ends a run itself instead of
+ *						calling RunCounterEndRun
  * and, to define a classification pass from vectors of VW bytes:
  *	  CLASSIFY_FUNC		its name
  *	  VEC, VW			the vector type and its width in bytes (16 or 32)
@@ -165,7 +171,28 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 	 */
 	RUN_VEC		run[RUN_N];
 	int64		runlen = 0;
+#ifdef RUN_CLOSE
+	RUN_VEC		wide[2 * RUN_N];	/* rc's 16-bit lanes */
+	int64		widepending = 0;	/* and their weight since the last flush */
+#endif
 
+#ifdef RUN_CLOSE
+#define LOAD_WIDE() \
+	do { \
+		for (int r_ = 0; r_ < 2 * RUN_N; r_++) \
+			wide[r_] = RUN_LOAD((const RUN_VEC *) RunCounterWideLanes(rc) + r_); \
+		widepending = RunCounterWidePending(rc); \
+	} while (0)
+#define SPILL_WIDE() \
+	do { \
+		for (int r_ = 0; r_ < 2 * RUN_N; r_++) \
+			RUN_STORE((RUN_VEC *) RunCounterWideLanes(rc) + r_, wide[r_]); \
+		RunCounterSetWidePending(rc, widepending); \
+	} while (0)
+#else
+#define LOAD_WIDE() ((void) 0)
+#define SPILL_WIDE() ((void) 0)
+#endif
 #define LOAD_RUN() \
 	do { \
 		if (rc) \
@@ -173,6 +200,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 			for (int r_ = 0; r_ < RUN_N; r_++) \
 				run[r_] = RUN_LOAD((const RUN_VEC *) RunCounterRunLanes(rc) + r_); \
 			runlen = RunCounterRunLength(rc); \
+			LOAD_WIDE(); \
 		} \
 	} while (0)
 #define SPILL_RUN() \
@@ -180,9 +208,13 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		for (int r_ = 0; r_ < RUN_N; r_++) \
 			RUN_STORE((RUN_VEC *) RunCounterRunLanes(rc) + r_, run[r_]); \
 		RunCounterSetRunLength(rc, runlen); \
+		SPILL_WIDE(); \
 	} while (0)
 
 	memset(run, 0, sizeof(run));
+#ifdef RUN_CLOSE
+	memset(wide, 0, sizeof(wide));
+#endif
 	LOAD_RUN();
 	CLASSIFY_CALL(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);
 	word[nwords - 1] = keep[nwords - 1] = run4[nwords - 1] = brk[nwords - 1] = 0;
@@ -285,9 +317,25 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				{
 					if (runlen < SIMHASH_RUN_CAP)
 					{
+#ifdef RUN_CLOSE
+						/* RunCounterClose, on the lanes in registers */
+						int64		w = RunCounterRunWeight(rc, runlen);
+
+						if (widepending + runlen * w > 65535)
+						{
+							SPILL_WIDE();
+							RunCounterFlushWide(rc, widepending);
+							memset(wide, 0, sizeof(wide));	/* as rc's lanes now */
+							widepending = 0;
+						}
+						RUN_CLOSE(run, wide, w);
+						widepending += runlen * w;
+						RunCounterEndRunCap(rc, w);
+#else
 						SPILL_RUN();
 						RunCounterEndRun(rc);
 						memset(run, 0, sizeof(run));	/* as rc's lanes now */
+#endif
 					}
 					runlen = 0;
 				}
@@ -332,4 +380,6 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 	st->newrun = newrun;
 #undef LOAD_RUN
 #undef SPILL_RUN
+#undef LOAD_WIDE
+#undef SPILL_WIDE
 }

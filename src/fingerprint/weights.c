@@ -593,9 +593,14 @@ CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
  * The same corrections with AVX2 (simhash.simd = auto or avx2 on a CPU
  * without AVX-512F): 64 counters of 32 bits in eight vectors, counter
  * 8 * j + l in lane l of vector j; a changed word's difference goes into
- * the lanes whose bit of the hash, moved up to the lane's sign bit by a
- * variable shift, is set (a shift and a blend per vector).  Flushed like
- * CorrectionsAvx512.
+ * the lanes whose bit of the hash, moved up to the lane's sign bit, is set
+ * (a shift and a blend per vector).  The bits of vector j are those of
+ * the hash's half shifted right by 8 * (j % 4) and then left by a variable
+ * shift (31 - l in lane l), so one shift vector serves all eight; the
+ * eight counters are named variables, not an array, so that they stay in
+ * registers (with the four shift vectors of the earlier version, GCC kept
+ * them on the stack: a load and a store per vector and word).  Flushed
+ * like CorrectionsAvx512.
  */
 static int	cpu_has_avx2 = -1;
 
@@ -603,19 +608,21 @@ __attribute__((target("avx2")))
 static void
 CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 {
-	__m256i		acc[8];
+	__m256i		acc0,
+				acc1,
+				acc2,
+				acc3,
+				acc4,
+				acc5,
+				acc6,
+				acc7;
 	int64		pending = 0;	/* sum of the |delta| in the counters */
 	int32		lanes[64];
 
-	/* shift of lane l of vector j: bit 8 * j + l of its half to bit 31 */
-	const __m256i shift0 = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
-	const __m256i eight = _mm256_set1_epi32(8);
-	const __m256i shift1 = _mm256_sub_epi32(shift0, eight);
-	const __m256i shift2 = _mm256_sub_epi32(shift1, eight);
-	const __m256i shift3 = _mm256_sub_epi32(shift2, eight);
+	/* shift of lane l: bit l of the (already shifted) half to bit 31 */
+	const __m256i shift = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
 
-	for (int j = 0; j < 8; j++)
-		acc[j] = _mm256_setzero_si256();
+	acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = acc6 = acc7 = _mm256_setzero_si256();
 	for (int32 k = 0; k <= n; k++)
 	{
 		int64		d = k < n ? delta[k] : 0;
@@ -623,13 +630,17 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 
 		if (k == n || pending + a > PG_INT32_MAX)
 		{
-			for (int j = 0; j < 8; j++)
-			{
-				_mm256_storeu_si256((__m256i *) (lanes + 8 * j), acc[j]);
-				acc[j] = _mm256_setzero_si256();
-			}
+			_mm256_storeu_si256((__m256i *) (lanes + 0), acc0);
+			_mm256_storeu_si256((__m256i *) (lanes + 8), acc1);
+			_mm256_storeu_si256((__m256i *) (lanes + 16), acc2);
+			_mm256_storeu_si256((__m256i *) (lanes + 24), acc3);
+			_mm256_storeu_si256((__m256i *) (lanes + 32), acc4);
+			_mm256_storeu_si256((__m256i *) (lanes + 40), acc5);
+			_mm256_storeu_si256((__m256i *) (lanes + 48), acc6);
+			_mm256_storeu_si256((__m256i *) (lanes + 56), acc7);
 			for (int bit = 0; bit < SIMHASH_BITS; bit++)
 				ones[bit] += lanes[bit];
+			acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = acc6 = acc7 = _mm256_setzero_si256();
 			pending = 0;
 			if (k == n)
 				break;
@@ -645,17 +656,17 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 			__m256i		lo = _mm256_set1_epi32((int32) (uint32) hash[k]);
 			__m256i		hi = _mm256_set1_epi32((int32) (uint32) (hash[k] >> 32));
 
-#define CORRECT(j, half, shift) \
-			acc[j] = _mm256_add_epi32(acc[j], _mm256_castps_si256( \
-				_mm256_blendv_ps(zero, v, _mm256_castsi256_ps(_mm256_sllv_epi32(half, shift)))))
-			CORRECT(0, lo, shift0);
-			CORRECT(1, lo, shift1);
-			CORRECT(2, lo, shift2);
-			CORRECT(3, lo, shift3);
-			CORRECT(4, hi, shift0);
-			CORRECT(5, hi, shift1);
-			CORRECT(6, hi, shift2);
-			CORRECT(7, hi, shift3);
+#define CORRECT(acc, half, by) \
+			acc = _mm256_add_epi32(acc, _mm256_castps_si256(_mm256_blendv_ps(zero, v, \
+				_mm256_castsi256_ps(_mm256_sllv_epi32(_mm256_srli_epi32(half, by), shift)))))
+			CORRECT(acc0, lo, 0);
+			CORRECT(acc1, lo, 8);
+			CORRECT(acc2, lo, 16);
+			CORRECT(acc3, lo, 24);
+			CORRECT(acc4, hi, 0);
+			CORRECT(acc5, hi, 8);
+			CORRECT(acc6, hi, 16);
+			CORRECT(acc7, hi, 24);
 #undef CORRECT
 			pending += a;
 		}
@@ -839,6 +850,7 @@ RunLanesAvx2(uint64 *run, WideLaneCounter *c, int64 w)
 {
 	__m256i		weight = _mm256_set1_epi16((short) w);
 
+#pragma GCC unroll 4
 	for (int k = 0; k < 8; k += 2)
 	{
 		__m256i		bytes = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (run + k)));

@@ -185,11 +185,16 @@ extern double CapOfLog(double total);
  * new-or-seen decision costs no branch.
  */
 static pg_attribute_always_inline void
-CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
+CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int64 *members,
 				uint64 hash, uint64 inc)
 {
-	uint32		i = (uint32) hash & mask;
+	/* the slot as a byte offset: an entry's address is one addition */
+	const uint64 offmask = (uint64) mask * sizeof(CapEntry);
+	uint64		off = (hash * sizeof(CapEntry)) & offmask;
+	CapEntry   *e;
 	uint64		old;
+
+	StaticAssertStmt(sizeof(CapEntry) == 16, "a slot is 16 bytes");
 
 	/*
 	 * Go on while the entry is neither empty nor the feature's: while
@@ -202,23 +207,24 @@ CapTableAddRoom(CapEntry *entries, uint32 mask, uint32 *used, int32 *members,
 	{
 		uint64		diff;
 
-		old = entries[i].tally;
-		diff = entries[i].hash ^ hash;
+		e = (CapEntry *) ((char *) entries + off);
+		old = e->tally;
+		diff = e->hash ^ hash;
 		if (Min(old, diff) == 0)
 			break;
-		i = (i + 1) & mask;
+		off = (off + sizeof(CapEntry)) & offmask;
 	}
-	used[*members] = i;
+	used[*members] = (uint32) (off / sizeof(CapEntry));
 	*members += old == 0;
-	entries[i].hash = hash;
+	e->hash = hash;
 	/*
 	 * Two 8-byte stores, not one 16-byte store (which GCC would make of
 	 * them): the next probe of this entry, often a few words later, loads
 	 * the tally alone, and a load from the upper half of a wider store
 	 * waits until the store is written instead of being forwarded from it.
 	 */
-	__asm__("" : : "r"(&entries[i]) : "memory");
-	entries[i].tally = old + inc;
+	__asm__("" : : "r"(e) : "memory");
+	e->tally = old + inc;
 }
 
 extern void CapTableAddFull(CapTable *t, uint64 hash, int64 w);
@@ -227,7 +233,7 @@ extern void CapTableAddFull(CapTable *t, uint64 hash, int64 w);
 static pg_attribute_always_inline void
 CapTableAdd(CapTable *t, uint64 hash, int64 w)
 {
-	int32		members = t->members;
+	int64		members = t->members;
 
 	if (unlikely(t->words >= t->spillat))
 		CapTableSpill(t);
@@ -235,7 +241,7 @@ CapTableAdd(CapTable *t, uint64 hash, int64 w)
 	if (likely(members < t->limit))
 	{
 		CapTableAddRoom(t->entries, t->mask, t->used, &members, hash, CAP_TALLY(w));
-		t->members = members;
+		t->members = (int32) members;
 	}
 	else
 		CapTableAddFull(t, hash, w);
@@ -274,12 +280,12 @@ CapTableRunEnd(CapTable *t, int64 w)
 		CapEntry   *entries = t->entries;
 		uint32		mask = t->mask;
 		uint32	   *used = t->used;
-		int32		members = t->members;
+		int64		members = t->members;
 		uint64		inc = CAP_TALLY(w);
 
 		for (int k = 0; k < n; k++)
 			CapTableAddRoom(entries, mask, used, &members, t->run[k], inc);
-		t->members = members;
+		t->members = (int32) members;
 		t->words += n;
 	}
 	else
@@ -440,6 +446,57 @@ RunCounterEndRun(RunCounter *rc)
 	Assert(rc->runlen < SIMHASH_RUN_CAP);
 	RunCounterClose(rc, rc->runlen, rc->runlen);
 	rc->runlen = 0;
+}
+
+/*
+ * For a caller that also keeps the 16-bit lanes of rc's weighted words in
+ * registers (the AVX2 kernel): where they are (8 words of 8 lanes, the
+ * layout of WideLaneCounter) and the weight they hold since their last
+ * flush, each to be written back before any other call on rc; and what
+ * RunCounterClose does besides adding the run's lanes to them:
+ *	- RunCounterRunWeight(rc, len): the weight of each word of a run of len
+ *	  words (0 < len < SIMHASH_RUN_CAP);
+ *	- RunCounterFlushWide(rc, pending): before adding a run's len * weight
+ *	  would take the lanes' weight past 65,535 (as RunCounterClose flushes);
+ *	  the lanes, written back with their weight pending, are zero after;
+ *	- RunCounterEndRunCap(rc, w): the run's words into the cap table with
+ *	  weight w (the caller clears its copy of the run's lanes and length).
+ */
+static pg_attribute_always_inline uint16 *
+RunCounterWideLanes(RunCounter *rc)
+{
+	return &rc->weighted.lanes[0][0];
+}
+
+static pg_attribute_always_inline int64
+RunCounterWidePending(const RunCounter *rc)
+{
+	return rc->weighted.pending;
+}
+
+static pg_attribute_always_inline void
+RunCounterSetWidePending(RunCounter *rc, int64 pending)
+{
+	rc->weighted.pending = pending;
+}
+
+static pg_attribute_always_inline int64
+RunCounterRunWeight(const RunCounter *rc, int64 len)
+{
+	return rc->weights[len];
+}
+
+static inline void
+RunCounterFlushWide(RunCounter *rc, int64 pending)
+{
+	rc->weighted.pending = pending;
+	WideLaneCounterFlush(&rc->weighted);
+}
+
+static pg_attribute_always_inline void
+RunCounterEndRunCap(RunCounter *rc, int64 w)
+{
+	CapTableRunEnd(&rc->cap, w);
 }
 
 /* Ends the last run. */
