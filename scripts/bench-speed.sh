@@ -3,8 +3,9 @@
 # default (algorithm version 4), version 3 (ICU's dictionaries for Chinese)
 # and the main options on English and Chinese text, and of md5(text)
 # on the same rows in the same run as the yardstick.  The text is stored
-# uncompressed (STORAGE EXTERNAL), and the English once more as tables
-# store it by default, compressed (en-compressed).  Each figure is the
+# uncompressed (STORAGE EXTERNAL), and the English and Chinese once more as
+# tables store them by default, compressed (en-compressed, zh-compressed,
+# zh-dense-compressed).  Each figure is the
 # median of RUNS timings of a scan over the same in-memory table (each
 # timing at least 0.4 s of scans), timed by the backend's CPU time (Linux;
 # wall-clock time elsewhere); the ratio to md5 is the median of the ratios
@@ -69,12 +70,13 @@ ALTER TABLE corpus ALTER body SET STORAGE EXTERNAL;
 -- what the ASCII fast path alone achieves.
 INSERT INTO corpus SELECT 'en-ascii', regexp_replace(body, '[^\x01-\x7f]', ' ', 'g')
   FROM corpus WHERE lang = 'en';
--- The same English as a table stores it by default: compressed (pglz, unless
--- default_toast_compression says otherwise) and out of line; md5 reads it
--- through PostgreSQL's decompression, simhash through its own streaming
--- decoders (src/fingerprint/toast_decode.c).
+-- The same English and Chinese as a table stores them by default:
+-- compressed (pglz, unless default_toast_compression says otherwise) and
+-- out of line; md5 reads them through PostgreSQL's decompression, simhash
+-- through its own streaming decoders (src/fingerprint/toast_decode.c).
 CREATE TABLE corpus_default (lang text, body text);
-INSERT INTO corpus_default SELECT 'en-compressed', body FROM corpus WHERE lang = 'en';
+INSERT INTO corpus_default SELECT lang || '-compressed', body FROM corpus
+ WHERE lang IN ('en', 'zh', 'zh-dense');
 VACUUM ANALYZE corpus, corpus_default;
 -- Warm the cache (the tables fit in shared_buffers).
 SELECT count(md5(body)) > 0 AS warm FROM corpus;
@@ -101,7 +103,7 @@ BEGIN
   t0 := cpu_now();
   LOOP
     EXECUTE format('SELECT count(%s) FROM %I WHERE lang = %L', expr,
-                   CASE WHEN l = 'en-compressed' THEN 'corpus_default' ELSE 'corpus' END, l) INTO n;
+                   CASE WHEN l LIKE '%-compressed' THEN 'corpus_default' ELSE 'corpus' END, l) INTO n;
     scans := scans + 1;
     t := cpu_now() - t0;
     EXIT WHEN t >= 0.4;
@@ -118,7 +120,8 @@ DECLARE l text;
                         'simhash(body, ''chars'', 3)', 'length(body)'];
 BEGIN
   FOR r IN 1 .. $RUNS LOOP
-    FOREACH l IN ARRAY ARRAY['en', 'en-ascii', 'en-compressed', 'zh', 'zh-dense'] LOOP
+    FOREACH l IN ARRAY ARRAY['en', 'en-ascii', 'en-compressed', 'zh', 'zh-compressed',
+                               'zh-dense', 'zh-dense-compressed'] LOOP
       FOR i IN 1 .. array_length(exprs, 1) LOOP
         INSERT INTO timings VALUES (exprs[i], l, r, seconds(exprs[i], l));
       END LOOP;
