@@ -220,6 +220,59 @@ PunctBreaksRun(UChar32 c)
 }
 
 /*
+ * FastPunct and PunctBreaksRun of the punctuation that ends most CJK runs,
+ * looked up without a branch on which character it is: for each code point
+ * of U+2000..U+207F (“”…—), U+3000..U+307F (、。《》「」) and
+ * U+FF00..U+FF7F (，：；！？（）), PUNCT_* of it where a non-ASCII
+ * character precedes it (right after a CJK run: then FastPunct does not
+ * depend on its neighbours), and PC_BREAK if it breaks a run; 0 for the
+ * CJK characters among them (々 〇 ぁ ...), left to the general path.
+ * Computed with FastPunct, IsCjk and PunctBreaksRun on the backend's first
+ * use (SegmentStateInit has opened ICU).
+ */
+#define PC_KIND		3			/* the PUNCT_* bits */
+#define PC_BREAK	4
+static uint8 punct_block[512];	/* by code point >> 7 (BMP): its row */
+static uint8 punct_rows[4][128];	/* row 0: none of these, all 0 */
+static bool punct_ready = false;
+
+static void
+PunctTableInit(void)
+{
+	static const UChar32 firsts[3] = {0x2000, 0x3000, 0xFF00};
+
+	for (int k = 0; k < 3; k++)
+	{
+		for (int j = 0; j < 128; j++)
+		{
+			UChar32		c = firsts[k] + j;
+			/* a non-ASCII byte on either side, c's UTF-8 in between */
+			uint8_t		buf[6] = {0xE4, 0, 0, 0, 0xE4, 0};
+			int32		len = 1;
+			int			kind;
+
+			U8_APPEND_UNSAFE(buf, len, c);
+			kind = IsCjk(c) ? PUNCT_NO : FastPunct(buf, 0, 1, len, len + 1, c);
+			punct_rows[k + 1][j] = kind == PUNCT_NO ? 0 :
+				kind | (PunctBreaksRun(c) ? PC_BREAK : 0);
+		}
+		punct_block[firsts[k] >> 7] = k + 1;
+	}
+	punct_ready = true;
+}
+
+/*
+ * The punct_rows entry of c (a code point of the BMP), 0 outside the
+ * three blocks.
+ */
+static pg_attribute_always_inline int
+PunctClass(UChar32 c)
+{
+	Assert(c >= 0 && c < 0x10000);
+	return punct_rows[punct_block[c >> 7]][c & 127];
+}
+
+/*
  * The code point at u[q] (a byte >= 0x80) of u[..end), and in *r the
  * position after it.
  */
@@ -520,19 +573,27 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
 	int			repeat = 0;
 	int32		count = 0;
+	const uint64 *table = han_hash;
 	const __m128i spread3 = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1,
 										  9, 10, 11, -1);
+	const __m128i lead_mask = _mm_set1_epi32(0xC0C0F0);
+	const __m128i lead = _mm_set1_epi32(0x8080E0);
+	const __m128i m0f = _mm_set1_epi32(0x0F);
+	const __m128i m3f00 = _mm_set1_epi32(0x3F00);
+	const __m128i m3f = _mm_set1_epi32(0x3F);
+	const __m128i first = _mm_set1_epi32(HAN_FIRST);
+	const __m128i span = _mm_set1_epi32(HAN_LAST - HAN_FIRST);
+	const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
 	const __m256i shift_lo = _mm256_setr_epi64x(0, 1, 2, 3);
 	const __m256i shift_hi = _mm256_setr_epi64x(4, 5, 6, 7);
 	const __m256i ones = _mm256_set1_epi64x((int64) UINT64CONST(0x0101010101010101));
 	__m256i		lo = _mm256_setzero_si256(),
 				hi = _mm256_setzero_si256();
 
-#define ADD_LANES(h) \
+#define ADD_LANES(hv) \
 	do { \
-		__m256i		hv_ = _mm256_set1_epi64x((int64) (h)); \
-		lo = _mm256_add_epi64(lo, _mm256_and_si256(_mm256_srlv_epi64(hv_, shift_lo), ones)); \
-		hi = _mm256_add_epi64(hi, _mm256_and_si256(_mm256_srlv_epi64(hv_, shift_hi), ones)); \
+		lo = _mm256_add_epi64(lo, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_lo), ones)); \
+		hi = _mm256_add_epi64(hi, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_hi), ones)); \
 	} while (0)
 
 	*r = -1;					/* until a non-ASCII character ends the run */
@@ -540,44 +601,72 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 	{
 		uint64		h;
 		CjkStep		step;
+		/* the code point before the next four, in lane 3 */
+		__m128i		prevcp = _mm_set1_epi32((int32) last);
 
 		while (at + 16 <= end)
 		{
 			/* the 12 bytes at u[at] as four 3-byte sequences, one per lane */
 			__m128i		v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *) (u + at)),
 											 spread3);
-			__m128i		three = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(0xC0C0F0)),
-												_mm_set1_epi32(0x8080E0));
-			__m128i		cp = _mm_or_si128(_mm_or_si128(
-												   _mm_slli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x0F)), 12),
-												   _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x3F00)), 2)),
-										  _mm_and_si128(_mm_srli_epi32(v, 16), _mm_set1_epi32(0x3F)));
-			__m128i		idx = _mm_sub_epi32(cp, _mm_set1_epi32(HAN_FIRST));
-			/* Han: 0 <= idx <= HAN_LAST - HAN_FIRST (cp < 0x10000) */
-			__m128i		inhan = _mm_and_si128(_mm_cmpgt_epi32(idx, _mm_set1_epi32(-1)),
-											  _mm_cmpgt_epi32(_mm_set1_epi32(HAN_LAST - HAN_FIRST + 1), idx));
-			/* each unlike the one before: [last, cp0, cp1, cp2] */
-			__m128i		prev = _mm_alignr_epi8(cp, _mm_set1_epi32((int32) last), 12);
+			__m128i		three = _mm_cmpeq_epi32(_mm_and_si128(v, lead_mask), lead);
+			__m128i		cp = _mm_or_si128(_mm_or_si128(_mm_slli_epi32(_mm_and_si128(v, m0f), 12),
+													   _mm_srli_epi32(_mm_and_si128(v, m3f00), 2)),
+										  _mm_and_si128(_mm_srli_epi32(v, 16), m3f));
+			__m128i		idx = _mm_sub_epi32(cp, first);
+			/* Han: idx <= HAN_LAST - HAN_FIRST, unsigned */
+			__m128i		inhan = _mm_cmpeq_epi32(_mm_min_epu32(idx, span), idx);
+			/* each unlike the one before: [previous, cp0, cp1, cp2] */
+			__m128i		prev = _mm_alignr_epi8(cp, prevcp, 12);
 			__m128i		good = _mm_andnot_si128(_mm_cmpeq_epi32(cp, prev), _mm_and_si128(three, inhan));
-			uint32		k[4];
 			/* the leading characters that pass: as ScanCjkRun would take them */
 			int			take = __builtin_ctz(~_mm_movemask_ps(_mm_castsi128_ps(good)));
-
 			/* every lane hashed (a failed one as U+4E00), the first take kept */
-			_mm_storeu_si128((__m128i *) k, _mm_and_si128(idx, good));
-			for (int j = 0; j < 4; j++)
-			{
-				h = han_hash[k[j]];
-				hash[count + j] = h;
-				ADD_LANES(j < take ? h : 0);
-			}
+			__m128i		k = _mm_and_si128(idx, good);
+			__m256i		hv = _mm256_set_epi64x((int64) table[(uint32) _mm_extract_epi32(k, 3)],
+											   (int64) table[(uint32) _mm_extract_epi32(k, 2)],
+											   (int64) table[(uint32) _mm_extract_epi32(k, 1)],
+											   (int64) table[(uint32) _mm_cvtsi128_si32(k)]);
+			__m256i		keep = _mm256_cvtepi32_epi64(_mm_cmpgt_epi32(_mm_set1_epi32(take), lane));
+
+			_mm256_storeu_si256((__m256i *) (hash + count), hv);
+			hv = _mm256_and_si256(hv, keep);
+			ADD_LANES(_mm256_permute4x64_epi64(hv, 0x00));
+			ADD_LANES(_mm256_permute4x64_epi64(hv, 0x55));
+			ADD_LANES(_mm256_permute4x64_epi64(hv, 0xAA));
+			ADD_LANES(_mm256_permute4x64_epi64(hv, 0xFF));
 			count += take;
 			at += 3 * take;
-			/* (no branch: whether any passed is as unpredictable) */
-			last = take > 0 ? k[Max(take, 1) - 1] + HAN_FIRST : last;
-			repeat = take > 0 ? 1 : repeat;
-			if (take < 4)
-				break;
+			if (likely(take == 4))
+			{
+				prevcp = cp;
+				continue;
+			}
+			if (take > 0)
+			{
+				last = (uint32) _mm_cvtsi128_si32(_mm_castps_si128(
+								_mm_permutevar_ps(_mm_castsi128_ps(cp), _mm_set1_epi32(take - 1))));
+				repeat = 1;
+			}
+
+			/*
+			 * The character that stopped them, if it is punctuation of
+			 * PunctClass (three bytes, not CJK), ends the run: as
+			 * CjkCharacter would find
+			 */
+			if ((_mm_movemask_ps(_mm_castsi128_ps(three)) >> take) & 1)
+			{
+				UChar32		c = _mm_cvtsi128_si32(_mm_castps_si128(
+										_mm_permutevar_ps(_mm_castsi128_ps(cp), _mm_set1_epi32(take))));
+
+				if (PunctClass(c) != 0)
+				{
+					*next = c;
+					*r = at + 3;
+					goto done;
+				}
+			}
+			break;
 		}
 
 		/* one character, as in ScanCjkRun */
@@ -587,11 +676,16 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 		if (step == CJK_SKIP)
 			continue;
 		hash[count++] = h;
-		ADD_LANES(h);
+		{
+			__m256i		hv = _mm256_set1_epi64x((int64) h);
+
+			ADD_LANES(hv);
+		}
 	}
 #undef ADD_LANES
 	if (*r < 0)
 		*r = at;
+done:
 	_mm256_storeu_si256((__m256i *) lanes->w, lo);
 	_mm256_storeu_si256((__m256i *) lanes->w + 1, hi);
 	*n = count;
@@ -767,6 +861,8 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 	int			kind = -1;		/* and FastPunct of it, if known (>= 0) */
 
 	Assert(st->nbreaks == 0);
+	if (unlikely(!punct_ready))
+		PunctTableInit();
 	for (;;)
 	{
 		int32		a;
