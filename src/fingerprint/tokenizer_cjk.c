@@ -879,16 +879,38 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 		if (IsCjk(c))
 		{
 			int32		n;
+			int			pc;
 			CjkLanes	lanes;
 			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes);
 
 			/* can the fast path cut at the run's end? */
 			SegmentAsciiStretch(st, s, p, q);
-			if (r == e || (kind = FastPunct(u, start, e, r, end, c)) != PUNCT_NO)
+			pc = r > e && c >= 0 && c < 0x10000 ? PunctClass(c) : 0;
+			if (r == e ||
+				(kind = pc != 0 ? (pc & PC_KIND) : FastPunct(u, start, e, r, end, c)) != PUNCT_NO)
 			{
 				CommitCjkRun(st, u, q, e, n, &lanes);
 				p = x = q = e;
 				known = r > e;	/* punctuation */
+				if (pc != 0 && r + 4 <= end)
+				{
+					uint32		w = LoadLE32(u + r);
+
+					/*
+					 * common punctuation followed by a Han character: both
+					 * cut here, as the punctuation's branch below finds;
+					 * straight on to the next run
+					 */
+					if (THREE_BYTES(w) &&
+						(uint32) (THREE_BYTE_CODE_POINT(w) - HAN_FIRST) <= HAN_LAST - HAN_FIRST)
+					{
+						st->newrun |= (pc & PC_BREAK) != 0;
+						p = x = q = r;
+						c = THREE_BYTE_CODE_POINT(w);
+						r = q + 3;
+						kind = -1;
+					}
+				}
 				continue;
 			}
 			/* the run and what follows it go to ICU */
