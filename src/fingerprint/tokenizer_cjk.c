@@ -391,6 +391,9 @@ typedef struct CjkLanes
 	uint64		w[8];			/* word k counts bits k, k + 8, ... */
 } CjkLanes;
 
+/* CountRunWords copies the hashes of a run of up to this many tokens as a whole */
+#define CJK_COPY	16
+
 #ifdef USE_AVX2_SEGMENTER
 static int32 HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash,
 							int32 *n, UChar32 *next, int32 *r, CjkLanes *lanes);
@@ -509,8 +512,12 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 		*r = at;
 		return at;
 	}
-	/* room for a token per three bytes (CJK characters take three or four) */
-	Reserve((void **) &st->cjkhash, &st->cjkhashcap, (end - q) / 3 + 1, sizeof(uint64));
+	/*
+	 * room for a token per three bytes (CJK characters take three or four),
+	 * and CJK_COPY more for CountRunWords's copy
+	 */
+	Reserve((void **) &st->cjkhash, &st->cjkhashcap, (end - q) / 3 + 1 + CJK_COPY,
+			sizeof(uint64));
 	hash = st->cjkhash;
 	if (unlikely(han_hash == NULL))
 		HanHashInit();
@@ -723,11 +730,25 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
 	{
 		/* n < SIMHASH_RUN_CAP: the lanes summed no more than that */
 		__m128i    *run = (__m128i *) RunCounterRunLanes(rc);
+		uint64	   *slots = RunCounterRunSlots(rc, n);
 
 		for (int k = 0; k < 4; k++)
 			_mm_storeu_si128(run + k, _mm_add_epi64(_mm_loadu_si128(run + k),
 													_mm_loadu_si128((const __m128i *) lanes->w + k)));
-		memcpy(RunCounterRunSlots(rc, n), hash, n * sizeof(uint64));
+		if (likely(n <= CJK_COPY && runlen <= SIMHASH_RUN_CAP - CJK_COPY))
+		{
+			/*
+			 * the hashes as CJK_COPY words, without a branch on n (where
+			 * memcpy mispredicted about once per run): the run's slots
+			 * have room for them (RunCounterRunSlots gives the ones after
+			 * the run's runlen words, of the cap table's SIMHASH_RUN_CAP),
+			 * hash too (ScanCjkRun); the words past n are not read
+			 */
+			Assert(rc->cap.nrun == runlen + n);
+			memcpy(slots, hash, CJK_COPY * sizeof(uint64));
+		}
+		else
+			memcpy(slots, hash, n * sizeof(uint64));
 		RunCounterSetRunLength(rc, runlen + n);
 		return;
 	}
