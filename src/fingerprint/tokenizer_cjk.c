@@ -563,6 +563,47 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 }
 
 #ifdef USE_AVX2_SEGMENTER
+/* XXH3_len_1to3_64b's bitflip under the default secret and seed 0 */
+#define XXH3_ONE_TO_THREE_BITFLIP \
+	(XXH_readLE32(XXH3_kSecret) ^ XXH_readLE32(XXH3_kSecret + 4))
+
+/*
+ * a * b of each 64-bit lane, modulo 2^64 (AVX2 multiplies 32 by 32 bits
+ * only)
+ */
+__attribute__((target("avx2")))
+static inline __m256i
+Mul64Avx2(__m256i a, uint64 b)
+{
+	const __m256i blo = _mm256_set1_epi64x((int64) (b & 0xFFFFFFFF));
+	const __m256i bhi = _mm256_set1_epi64x((int64) (b >> 32));
+	__m256i		cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), blo),
+										 _mm256_mul_epu32(a, bhi));
+
+	return _mm256_add_epi64(_mm256_mul_epu32(a, blo), _mm256_slli_epi64(cross, 32));
+}
+
+/*
+ * XXH3_64bits of four 3-byte strings at once (XXH3_len_1to3_64b, the
+ * default secret, seed 0): given each one's "combined" word (its bytes
+ * b2, 0, b0, b1) in a 32-bit lane, and the bitflip with the length
+ * (keyed), the hashes in the four 64-bit lanes, in order.  The same as
+ * han_hash, computed: no table lines to wait for.
+ */
+__attribute__((target("avx2")))
+static inline __m256i
+Xxh3ThreeBytesAvx2(__m128i combined, __m128i keyed)
+{
+	/* below 2^32, so XXH64_avalanche's first h ^= h >> 33 changes nothing */
+	__m256i		h = _mm256_cvtepu32_epi64(_mm_xor_si128(combined, keyed));
+
+	h = _mm256_add_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xFFFFFFFF))),
+						 _mm256_slli_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32))), 32));
+	h = _mm256_xor_si256(h, _mm256_srli_epi64(h, 29));
+	h = Mul64Avx2(h, XXH_PRIME64_3);
+	return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
+}
+
 /*
  * The hashing loop of ScanCjkRun with AVX2, for a run that starts at u[at]
  * (a CJK character): the same tokens, hashes and results.  Four
@@ -580,9 +621,12 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
 	int			repeat = 0;
 	int32		count = 0;
-	const uint64 *table = han_hash;
 	const __m128i spread3 = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1,
 										  9, 10, 11, -1);
+	/* XXH3's "combined" of each 3 bytes b0 b1 b2: b2, len, b0, b1 */
+	const __m128i xxh3_order = _mm_setr_epi8(2, -1, 0, 1, 5, -1, 3, 4, 8, -1, 6, 7,
+											 11, -1, 9, 10);
+	const __m128i keyed = _mm_set1_epi32((int32) (XXH3_ONE_TO_THREE_BITFLIP ^ (3 << 8)));
 	const __m128i lead_mask = _mm_set1_epi32(0xC0C0F0);
 	const __m128i lead = _mm_set1_epi32(0x8080E0);
 	const __m128i m0f = _mm_set1_epi32(0x0F);
@@ -594,13 +638,16 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 	const __m256i shift_lo = _mm256_setr_epi64x(0, 1, 2, 3);
 	const __m256i shift_hi = _mm256_setr_epi64x(4, 5, 6, 7);
 	const __m256i ones = _mm256_set1_epi64x((int64) UINT64CONST(0x0101010101010101));
+	/* the lanes in two pairs of sums, so that each addition waits less */
 	__m256i		lo = _mm256_setzero_si256(),
-				hi = _mm256_setzero_si256();
+				hi = _mm256_setzero_si256(),
+				lo2 = _mm256_setzero_si256(),
+				hi2 = _mm256_setzero_si256();
 
-#define ADD_LANES(hv) \
+#define ADD_LANES(l, h, hv) \
 	do { \
-		lo = _mm256_add_epi64(lo, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_lo), ones)); \
-		hi = _mm256_add_epi64(hi, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_hi), ones)); \
+		l = _mm256_add_epi64(l, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_lo), ones)); \
+		h = _mm256_add_epi64(h, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_hi), ones)); \
 	} while (0)
 
 	*r = -1;					/* until a non-ASCII character ends the run */
@@ -614,8 +661,8 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 		while (at + 16 <= end)
 		{
 			/* the 12 bytes at u[at] as four 3-byte sequences, one per lane */
-			__m128i		v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *) (u + at)),
-											 spread3);
+			__m128i		raw = _mm_loadu_si128((const __m128i *) (u + at));
+			__m128i		v = _mm_shuffle_epi8(raw, spread3);
 			__m128i		three = _mm_cmpeq_epi32(_mm_and_si128(v, lead_mask), lead);
 			__m128i		cp = _mm_or_si128(_mm_or_si128(_mm_slli_epi32(_mm_and_si128(v, m0f), 12),
 													   _mm_srli_epi32(_mm_and_si128(v, m3f00), 2)),
@@ -628,27 +675,30 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 			__m128i		good = _mm_andnot_si128(_mm_cmpeq_epi32(cp, prev), _mm_and_si128(three, inhan));
 			/* the leading characters that pass: as ScanCjkRun would take them */
 			int			take = __builtin_ctz(~_mm_movemask_ps(_mm_castsi128_ps(good)));
-			/* every lane hashed (a failed one as U+4E00), the first take kept */
-			__m128i		k = _mm_and_si128(idx, good);
-			__m256i		hv = _mm256_set_epi64x((int64) table[(uint32) _mm_extract_epi32(k, 3)],
-											   (int64) table[(uint32) _mm_extract_epi32(k, 2)],
-											   (int64) table[(uint32) _mm_extract_epi32(k, 1)],
-											   (int64) table[(uint32) _mm_cvtsi128_si32(k)]);
+			/* every lane hashed (a failed one to no use), the first take kept */
+			__m256i		hv = Xxh3ThreeBytesAvx2(_mm_shuffle_epi8(raw, xxh3_order), keyed);
 			__m256i		keep = _mm256_cvtepi32_epi64(_mm_cmpgt_epi32(_mm_set1_epi32(take), lane));
 
 			_mm256_storeu_si256((__m256i *) (hash + count), hv);
 			hv = _mm256_and_si256(hv, keep);
-			ADD_LANES(_mm256_permute4x64_epi64(hv, 0x00));
-			ADD_LANES(_mm256_permute4x64_epi64(hv, 0x55));
-			ADD_LANES(_mm256_permute4x64_epi64(hv, 0xAA));
-			ADD_LANES(_mm256_permute4x64_epi64(hv, 0xFF));
-			count += take;
-			at += 3 * take;
+			ADD_LANES(lo, hi, _mm256_permute4x64_epi64(hv, 0x00));
+			ADD_LANES(lo2, hi2, _mm256_permute4x64_epi64(hv, 0x55));
+			ADD_LANES(lo, hi, _mm256_permute4x64_epi64(hv, 0xAA));
+			ADD_LANES(lo2, hi2, _mm256_permute4x64_epi64(hv, 0xFF));
+
+			/*
+			 * The next four start 12 bytes on when all four passed, which
+			 * is the loop's way on (the position does not wait for take)
+			 */
 			if (likely(take == 4))
 			{
+				count += 4;
+				at += 12;
 				prevcp = cp;
 				continue;
 			}
+			count += take;
+			at += 3 * take;
 			if (take > 0)
 			{
 				last = (uint32) _mm_cvtsi128_si32(_mm_castps_si128(
@@ -686,15 +736,15 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 		{
 			__m256i		hv = _mm256_set1_epi64x((int64) h);
 
-			ADD_LANES(hv);
+			ADD_LANES(lo, hi, hv);
 		}
 	}
 #undef ADD_LANES
 	if (*r < 0)
 		*r = at;
 done:
-	_mm256_storeu_si256((__m256i *) lanes->w, lo);
-	_mm256_storeu_si256((__m256i *) lanes->w + 1, hi);
+	_mm256_storeu_si256((__m256i *) lanes->w, _mm256_add_epi64(lo, lo2));
+	_mm256_storeu_si256((__m256i *) lanes->w + 1, _mm256_add_epi64(hi, hi2));
 	*n = count;
 	return at;
 }
