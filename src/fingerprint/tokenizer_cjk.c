@@ -476,9 +476,9 @@ CjkCharacter(const uint8_t *u, int32 *at, int32 end, uint32 *last, int *repeat,
  * lanes in *lanes (with SSE2).  If a non-ASCII character follows the run,
  * *next is its code point and *r the position after it; else *r = e.
  */
-static inline int32
+static pg_attribute_always_inline int32
 ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
-		   UChar32 *next, int32 *r, CjkLanes *lanes)
+		   UChar32 *next, int32 *r, CjkLanes *lanes, bool avx2)
 {
 	int32		at = q;
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
@@ -522,8 +522,8 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	if (unlikely(han_hash == NULL))
 		HanHashInit();
 #ifdef USE_AVX2_SEGMENTER
-	/* the AVX2 variant with the ASCII kernels of AVX2 (simhash.simd) */
-	if (st->ascii == SegmentAsciiAvx2 || st->ascii == SegmentAsciiAvx512)
+	/* the AVX2 variant with the ASCII kernels of AVX2 (SegmentSpanV4) */
+	if (avx2)
 		return HashCjkRunAvx2(u, q, end, hash, n, next, r, lanes);
 #endif
 	*r = -1;					/* until a non-ASCII character ends the run */
@@ -759,7 +759,7 @@ done:
  * RunCounterAdd.  When all n leave it shorter, their byte lanes are those
  * ScanCjkRun summed (lanes), added in one go.
  */
-static inline void
+static pg_attribute_always_inline void
 CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
 			  const CjkLanes *lanes)
 {
@@ -845,7 +845,7 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
  * Passes on the tokens of the run of CJK characters u[q..e), whose n
  * hashes and byte lanes ScanCjkRun computed if HashesCjk.
  */
-static inline void
+static pg_attribute_always_inline void
 CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n,
 			 const CjkLanes *lanes)
 {
@@ -919,8 +919,9 @@ SlowPieceEnd(const char *s, int32 start, int32 a, int32 q, int32 end, int32 len)
  * ends), and around such punctuation (a word of its own, which
  * normalization does not compose with ASCII or CJK characters).
  */
-void
-SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+static pg_attribute_always_inline void
+SegmentSpanV4Body(SegmentState *st, const char *s, int32 start, int32 end, int32 len,
+				  bool avx2)
 {
 	const uint8_t *u = (const uint8_t *) s;
 	int32		p = start;		/* start of the ASCII stretch not yet segmented */
@@ -952,7 +953,7 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 			int32		n;
 			int			pc;
 			CjkLanes	lanes;
-			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes);
+			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes, avx2);
 
 			/* can the fast path cut at the run's end? */
 			SegmentAsciiStretch(st, s, p, q);
@@ -1039,4 +1040,32 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 		SegmentIcu(st, s + a, p - a);
 	}
 	SegmentAsciiStretch(st, s, p, end);
+}
+
+#ifdef USE_AVX2_SEGMENTER
+/*
+ * SegmentSpanV4 with the AVX2 variant of the CJK runs' hashing, compiled
+ * for AVX2 as a whole, so that HashCjkRunAvx2 is inlined (its call and its
+ * constants cost as much as a short run's characters).
+ */
+__attribute__((target("avx2")))
+static void
+SegmentSpanV4Avx2(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	SegmentSpanV4Body(st, s, start, end, len, true);
+}
+#endif
+
+void
+SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+#ifdef USE_AVX2_SEGMENTER
+	/* with the ASCII kernels of AVX2 (simhash.simd) */
+	if (st->ascii == SegmentAsciiAvx2 || st->ascii == SegmentAsciiAvx512)
+	{
+		SegmentSpanV4Avx2(st, s, start, end, len);
+		return;
+	}
+#endif
+	SegmentSpanV4Body(st, s, start, end, len, false);
 }
