@@ -707,8 +707,8 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 			}
 
 			/*
-			 * The character that stopped them, if it is punctuation of
-			 * PunctClass (three bytes, not CJK), ends the run: as
+			 * The character that stopped them ends the run if it is ASCII
+			 * or punctuation of PunctClass (three bytes, not CJK): as
 			 * CjkCharacter would find
 			 */
 			if ((_mm_movemask_ps(_mm_castsi128_ps(three)) >> take) & 1)
@@ -722,6 +722,11 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 					*r = at + 3;
 					goto done;
 				}
+			}
+			else if (u[at] < 0x80)
+			{
+				*r = at;
+				goto done;
 			}
 			break;
 		}
