@@ -358,7 +358,9 @@ HashesCjk(const SegmentState *st)
  * character of Chinese text) as tokens: XXH3_64bits of each one's UTF-8,
  * computed for all of them on the backend's first use (168 kB, about
  * 0.1 ms), so that ScanCjkRun loads a character's hash instead of
- * computing it.
+ * computing it.  (HashCjkRunAvx2 computes four at a time instead,
+ * Xxh3ThreeBytesAvx2: on Zen 3 that was faster than waiting for the
+ * table's lines, a quarter of which missed L1.)
  */
 #define HAN_FIRST	0x4E00
 #define HAN_LAST	0x9FFF
@@ -609,9 +611,11 @@ Xxh3ThreeBytesAvx2(__m128i combined, __m128i keyed)
  * (a CJK character): the same tokens, hashes and results.  Four
  * characters at a time while they are Han characters of three bytes
  * (U+4E00..U+9FFF), each unlike the one before it (so none is a repeat
- * past MAX_RUN): their code points decoded and checked in one vector, and
- * the bits of their hashes added to the byte lanes with two vectors; any
- * other character one at a time, as ScanCjkRun does.
+ * past MAX_RUN): their code points decoded and checked in one vector,
+ * their hashes computed in another (Xxh3ThreeBytesAvx2) and their bits
+ * added to the byte lanes; any other character one at a time, as
+ * ScanCjkRun does, except that ASCII or punctuation of PunctClass right
+ * after the four ends the run at once.  Inlined into SegmentSpanV4Avx2.
  */
 __attribute__((target("avx2")))
 static int32
