@@ -699,6 +699,9 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 				count += 4;
 				at += 12;
 				prevcp = cp;
+				/* for the scalar step, if the loop ends here */
+				last = (uint32) _mm_extract_epi32(cp, 3);
+				repeat = 1;
 				continue;
 			}
 			count += take;
