@@ -200,3 +200,32 @@ SELECT count(*) AS strings,
   FROM random_cjk r JOIN cjk_fast f USING (i) JOIN cjk_scalar c USING (i);
 RESET simhash.fast_path;
 
+
+-- The AVX2 variant of the walk (SegmentSpanV4Avx2, taken with simhash.simd
+-- auto or avx2 where the CPU has AVX2) takes four Han characters at a time,
+-- ends a run at ASCII or common punctuation itself and hands the rest of a
+-- run near a span's end to the scalar step: strings of Han characters
+-- repeated up to five times in a row (a fourth equal one is not counted),
+-- with and without the punctuation of its table between them, against ICU
+-- and against the scalar walk, under the default options and tf.
+CREATE TEMP TABLE han_runs AS
+SELECT i, string_agg(substr(CASE i % 3
+    WHEN 0 THEN $$重重重重重中中中文近似复，。、“”—…々〇ー・「」（）：；！？　 a1$$
+    WHEN 1 THEN $$重重重重中中中中文文，，。。、“”　$$
+    ELSE $$重重重重中中中文$$ END,
+    1 + floor(pg_temp.rnd(i, j, 3) * CASE i % 3 WHEN 0 THEN 35 WHEN 1 THEN 18 ELSE 8 END)::int, 1), '' ORDER BY j) AS s
+  FROM generate_series(1, 6000) i, generate_series(1, 8 + i % 61) j GROUP BY i;
+CREATE TEMP TABLE han_fast AS
+SELECT i, simhash(s) AS fp, simhash(s, 'words', 1, 'tf') AS tf FROM han_runs;
+SET simhash.simd = off;
+CREATE TEMP TABLE han_scalar AS
+SELECT i, simhash(s) AS fp, simhash(s, 'words', 1, 'tf') AS tf FROM han_runs;
+RESET simhash.simd;
+SET simhash.fast_path = off;
+SELECT count(*) AS strings,
+       count(*) FILTER (WHERE f.fp IS DISTINCT FROM simhash(s)) AS default_mismatches,
+       count(*) FILTER (WHERE f.tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS tf_mismatches,
+       count(*) FILTER (WHERE c.fp IS DISTINCT FROM simhash(s)
+                          OR c.tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS scalar_mismatches
+  FROM han_runs r JOIN han_fast f USING (i) JOIN han_scalar c USING (i);
+RESET simhash.fast_path;

@@ -220,6 +220,59 @@ PunctBreaksRun(UChar32 c)
 }
 
 /*
+ * FastPunct and PunctBreaksRun of the punctuation that ends most CJK runs,
+ * looked up without a branch on which character it is: for each code point
+ * of U+2000..U+207F (“”…—), U+3000..U+307F (、。《》「」) and
+ * U+FF00..U+FF7F (，：；！？（）), PUNCT_* of it where a non-ASCII
+ * character precedes it (right after a CJK run: then FastPunct does not
+ * depend on its neighbours), and PC_BREAK if it breaks a run; 0 for the
+ * CJK characters among them (々 〇 ぁ ...), left to the general path.
+ * Computed with FastPunct, IsCjk and PunctBreaksRun on the backend's first
+ * use (SegmentStateInit has opened ICU).
+ */
+#define PC_KIND		3			/* the PUNCT_* bits */
+#define PC_BREAK	4
+static uint8 punct_block[512];	/* by code point >> 7 (BMP): its row */
+static uint8 punct_rows[4][128];	/* row 0: none of these, all 0 */
+static bool punct_ready = false;
+
+static void
+PunctTableInit(void)
+{
+	static const UChar32 firsts[3] = {0x2000, 0x3000, 0xFF00};
+
+	for (int k = 0; k < 3; k++)
+	{
+		for (int j = 0; j < 128; j++)
+		{
+			UChar32		c = firsts[k] + j;
+			/* a non-ASCII byte on either side, c's UTF-8 in between */
+			uint8_t		buf[6] = {0xE4, 0, 0, 0, 0xE4, 0};
+			int32		len = 1;
+			int			kind;
+
+			U8_APPEND_UNSAFE(buf, len, c);
+			kind = IsCjk(c) ? PUNCT_NO : FastPunct(buf, 0, 1, len, len + 1, c);
+			punct_rows[k + 1][j] = kind == PUNCT_NO ? 0 :
+				kind | (PunctBreaksRun(c) ? PC_BREAK : 0);
+		}
+		punct_block[firsts[k] >> 7] = k + 1;
+	}
+	punct_ready = true;
+}
+
+/*
+ * The punct_rows entry of c (a code point of the BMP), 0 outside the
+ * three blocks.
+ */
+static pg_attribute_always_inline int
+PunctClass(UChar32 c)
+{
+	Assert(c >= 0 && c < 0x10000);
+	return punct_rows[punct_block[c >> 7]][c & 127];
+}
+
+/*
  * The code point at u[q] (a byte >= 0x80) of u[..end), and in *r the
  * position after it.
  */
@@ -305,7 +358,9 @@ HashesCjk(const SegmentState *st)
  * character of Chinese text) as tokens: XXH3_64bits of each one's UTF-8,
  * computed for all of them on the backend's first use (168 kB, about
  * 0.1 ms), so that ScanCjkRun loads a character's hash instead of
- * computing it.
+ * computing it.  (HashCjkRunAvx2 computes four at a time instead,
+ * Xxh3ThreeBytesAvx2: on Zen 3 that was faster than waiting for the
+ * table's lines, a quarter of which missed L1.)
  */
 #define HAN_FIRST	0x4E00
 #define HAN_LAST	0x9FFF
@@ -337,6 +392,9 @@ typedef struct CjkLanes
 {
 	uint64		w[8];			/* word k counts bits k, k + 8, ... */
 } CjkLanes;
+
+/* CountRunWords copies the hashes of a run of up to this many tokens as a whole */
+#define CJK_COPY	16
 
 #ifdef USE_AVX2_SEGMENTER
 static int32 HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash,
@@ -420,9 +478,9 @@ CjkCharacter(const uint8_t *u, int32 *at, int32 end, uint32 *last, int *repeat,
  * lanes in *lanes (with SSE2).  If a non-ASCII character follows the run,
  * *next is its code point and *r the position after it; else *r = e.
  */
-static inline int32
+static pg_attribute_always_inline int32
 ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
-		   UChar32 *next, int32 *r, CjkLanes *lanes)
+		   UChar32 *next, int32 *r, CjkLanes *lanes, bool avx2)
 {
 	int32		at = q;
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
@@ -456,14 +514,18 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 		*r = at;
 		return at;
 	}
-	/* room for a token per three bytes (CJK characters take three or four) */
-	Reserve((void **) &st->cjkhash, &st->cjkhashcap, (end - q) / 3 + 1, sizeof(uint64));
+	/*
+	 * room for a token per three bytes (CJK characters take three or four),
+	 * and CJK_COPY more for CountRunWords's copy
+	 */
+	Reserve((void **) &st->cjkhash, &st->cjkhashcap, (end - q) / 3 + 1 + CJK_COPY,
+			sizeof(uint64));
 	hash = st->cjkhash;
 	if (unlikely(han_hash == NULL))
 		HanHashInit();
 #ifdef USE_AVX2_SEGMENTER
-	/* the AVX2 variant with the ASCII kernels of AVX2 (simhash.simd) */
-	if (st->ascii == SegmentAsciiAvx2 || st->ascii == SegmentAsciiAvx512)
+	/* the AVX2 variant with the ASCII kernels of AVX2 (SegmentSpanV4) */
+	if (avx2)
 		return HashCjkRunAvx2(u, q, end, hash, n, next, r, lanes);
 #endif
 	*r = -1;					/* until a non-ASCII character ends the run */
@@ -503,14 +565,57 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 }
 
 #ifdef USE_AVX2_SEGMENTER
+/* XXH3_len_1to3_64b's bitflip under the default secret and seed 0 */
+#define XXH3_ONE_TO_THREE_BITFLIP \
+	(XXH_readLE32(XXH3_kSecret) ^ XXH_readLE32(XXH3_kSecret + 4))
+
+/*
+ * a * b of each 64-bit lane, modulo 2^64 (AVX2 multiplies 32 by 32 bits
+ * only)
+ */
+__attribute__((target("avx2")))
+static inline __m256i
+Mul64Avx2(__m256i a, uint64 b)
+{
+	const __m256i blo = _mm256_set1_epi64x((int64) (b & 0xFFFFFFFF));
+	const __m256i bhi = _mm256_set1_epi64x((int64) (b >> 32));
+	__m256i		cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), blo),
+										 _mm256_mul_epu32(a, bhi));
+
+	return _mm256_add_epi64(_mm256_mul_epu32(a, blo), _mm256_slli_epi64(cross, 32));
+}
+
+/*
+ * XXH3_64bits of four 3-byte strings at once (XXH3_len_1to3_64b, the
+ * default secret, seed 0): given each one's "combined" word (its bytes
+ * b2, 0, b0, b1) in a 32-bit lane, and the bitflip with the length
+ * (keyed), the hashes in the four 64-bit lanes, in order.  The same as
+ * han_hash, computed: no table lines to wait for.
+ */
+__attribute__((target("avx2")))
+static inline __m256i
+Xxh3ThreeBytesAvx2(__m128i combined, __m128i keyed)
+{
+	/* below 2^32, so XXH64_avalanche's first h ^= h >> 33 changes nothing */
+	__m256i		h = _mm256_cvtepu32_epi64(_mm_xor_si128(combined, keyed));
+
+	h = _mm256_add_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xFFFFFFFF))),
+						 _mm256_slli_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32))), 32));
+	h = _mm256_xor_si256(h, _mm256_srli_epi64(h, 29));
+	h = Mul64Avx2(h, XXH_PRIME64_3);
+	return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
+}
+
 /*
  * The hashing loop of ScanCjkRun with AVX2, for a run that starts at u[at]
  * (a CJK character): the same tokens, hashes and results.  Four
  * characters at a time while they are Han characters of three bytes
  * (U+4E00..U+9FFF), each unlike the one before it (so none is a repeat
- * past MAX_RUN): their code points decoded and checked in one vector, and
- * the bits of their hashes added to the byte lanes with two vectors; any
- * other character one at a time, as ScanCjkRun does.
+ * past MAX_RUN): their code points decoded and checked in one vector,
+ * their hashes computed in another (Xxh3ThreeBytesAvx2) and their bits
+ * added to the byte lanes; any other character one at a time, as
+ * ScanCjkRun does, except that ASCII or punctuation of PunctClass right
+ * after the four ends the run at once.  Inlined into SegmentSpanV4Avx2.
  */
 __attribute__((target("avx2")))
 static int32
@@ -522,17 +627,31 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 	int32		count = 0;
 	const __m128i spread3 = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1,
 										  9, 10, 11, -1);
+	/* XXH3's "combined" of each 3 bytes b0 b1 b2: b2, len, b0, b1 */
+	const __m128i xxh3_order = _mm_setr_epi8(2, -1, 0, 1, 5, -1, 3, 4, 8, -1, 6, 7,
+											 11, -1, 9, 10);
+	const __m128i keyed = _mm_set1_epi32((int32) (XXH3_ONE_TO_THREE_BITFLIP ^ (3 << 8)));
+	const __m128i lead_mask = _mm_set1_epi32(0xC0C0F0);
+	const __m128i lead = _mm_set1_epi32(0x8080E0);
+	const __m128i m0f = _mm_set1_epi32(0x0F);
+	const __m128i m3f00 = _mm_set1_epi32(0x3F00);
+	const __m128i m3f = _mm_set1_epi32(0x3F);
+	const __m128i first = _mm_set1_epi32(HAN_FIRST);
+	const __m128i span = _mm_set1_epi32(HAN_LAST - HAN_FIRST);
+	const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
 	const __m256i shift_lo = _mm256_setr_epi64x(0, 1, 2, 3);
 	const __m256i shift_hi = _mm256_setr_epi64x(4, 5, 6, 7);
 	const __m256i ones = _mm256_set1_epi64x((int64) UINT64CONST(0x0101010101010101));
+	/* the lanes in two pairs of sums, so that each addition waits less */
 	__m256i		lo = _mm256_setzero_si256(),
-				hi = _mm256_setzero_si256();
+				hi = _mm256_setzero_si256(),
+				lo2 = _mm256_setzero_si256(),
+				hi2 = _mm256_setzero_si256();
 
-#define ADD_LANES(h) \
+#define ADD_LANES(l, h, hv) \
 	do { \
-		__m256i		hv_ = _mm256_set1_epi64x((int64) (h)); \
-		lo = _mm256_add_epi64(lo, _mm256_and_si256(_mm256_srlv_epi64(hv_, shift_lo), ones)); \
-		hi = _mm256_add_epi64(hi, _mm256_and_si256(_mm256_srlv_epi64(hv_, shift_hi), ones)); \
+		l = _mm256_add_epi64(l, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_lo), ones)); \
+		h = _mm256_add_epi64(h, _mm256_and_si256(_mm256_srlv_epi64(hv, shift_hi), ones)); \
 	} while (0)
 
 	*r = -1;					/* until a non-ASCII character ends the run */
@@ -540,44 +659,83 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 	{
 		uint64		h;
 		CjkStep		step;
+		/* the code point before the next four, in lane 3 */
+		__m128i		prevcp = _mm_set1_epi32((int32) last);
 
 		while (at + 16 <= end)
 		{
 			/* the 12 bytes at u[at] as four 3-byte sequences, one per lane */
-			__m128i		v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *) (u + at)),
-											 spread3);
-			__m128i		three = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(0xC0C0F0)),
-												_mm_set1_epi32(0x8080E0));
-			__m128i		cp = _mm_or_si128(_mm_or_si128(
-												   _mm_slli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x0F)), 12),
-												   _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x3F00)), 2)),
-										  _mm_and_si128(_mm_srli_epi32(v, 16), _mm_set1_epi32(0x3F)));
-			__m128i		idx = _mm_sub_epi32(cp, _mm_set1_epi32(HAN_FIRST));
-			/* Han: 0 <= idx <= HAN_LAST - HAN_FIRST (cp < 0x10000) */
-			__m128i		inhan = _mm_and_si128(_mm_cmpgt_epi32(idx, _mm_set1_epi32(-1)),
-											  _mm_cmpgt_epi32(_mm_set1_epi32(HAN_LAST - HAN_FIRST + 1), idx));
-			/* each unlike the one before: [last, cp0, cp1, cp2] */
-			__m128i		prev = _mm_alignr_epi8(cp, _mm_set1_epi32((int32) last), 12);
+			__m128i		raw = _mm_loadu_si128((const __m128i *) (u + at));
+			__m128i		v = _mm_shuffle_epi8(raw, spread3);
+			__m128i		three = _mm_cmpeq_epi32(_mm_and_si128(v, lead_mask), lead);
+			__m128i		cp = _mm_or_si128(_mm_or_si128(_mm_slli_epi32(_mm_and_si128(v, m0f), 12),
+													   _mm_srli_epi32(_mm_and_si128(v, m3f00), 2)),
+										  _mm_and_si128(_mm_srli_epi32(v, 16), m3f));
+			__m128i		idx = _mm_sub_epi32(cp, first);
+			/* Han: idx <= HAN_LAST - HAN_FIRST, unsigned */
+			__m128i		inhan = _mm_cmpeq_epi32(_mm_min_epu32(idx, span), idx);
+			/* each unlike the one before: [previous, cp0, cp1, cp2] */
+			__m128i		prev = _mm_alignr_epi8(cp, prevcp, 12);
 			__m128i		good = _mm_andnot_si128(_mm_cmpeq_epi32(cp, prev), _mm_and_si128(three, inhan));
-			uint32		k[4];
 			/* the leading characters that pass: as ScanCjkRun would take them */
 			int			take = __builtin_ctz(~_mm_movemask_ps(_mm_castsi128_ps(good)));
+			/* every lane hashed (a failed one to no use), the first take kept */
+			__m256i		hv = Xxh3ThreeBytesAvx2(_mm_shuffle_epi8(raw, xxh3_order), keyed);
+			__m256i		keep = _mm256_cvtepi32_epi64(_mm_cmpgt_epi32(_mm_set1_epi32(take), lane));
 
-			/* every lane hashed (a failed one as U+4E00), the first take kept */
-			_mm_storeu_si128((__m128i *) k, _mm_and_si128(idx, good));
-			for (int j = 0; j < 4; j++)
+			_mm256_storeu_si256((__m256i *) (hash + count), hv);
+			hv = _mm256_and_si256(hv, keep);
+			ADD_LANES(lo, hi, _mm256_permute4x64_epi64(hv, 0x00));
+			ADD_LANES(lo2, hi2, _mm256_permute4x64_epi64(hv, 0x55));
+			ADD_LANES(lo, hi, _mm256_permute4x64_epi64(hv, 0xAA));
+			ADD_LANES(lo2, hi2, _mm256_permute4x64_epi64(hv, 0xFF));
+
+			/*
+			 * The next four start 12 bytes on when all four passed, which
+			 * is the loop's way on (the position does not wait for take)
+			 */
+			if (likely(take == 4))
 			{
-				h = han_hash[k[j]];
-				hash[count + j] = h;
-				ADD_LANES(j < take ? h : 0);
+				count += 4;
+				at += 12;
+				prevcp = cp;
+				/* for the scalar step, if the loop ends here */
+				last = (uint32) _mm_extract_epi32(cp, 3);
+				repeat = 1;
+				continue;
 			}
 			count += take;
 			at += 3 * take;
-			/* (no branch: whether any passed is as unpredictable) */
-			last = take > 0 ? k[Max(take, 1) - 1] + HAN_FIRST : last;
-			repeat = take > 0 ? 1 : repeat;
-			if (take < 4)
-				break;
+			if (take > 0)
+			{
+				last = (uint32) _mm_cvtsi128_si32(_mm_castps_si128(
+								_mm_permutevar_ps(_mm_castsi128_ps(cp), _mm_set1_epi32(take - 1))));
+				repeat = 1;
+			}
+
+			/*
+			 * The character that stopped them ends the run if it is ASCII
+			 * or punctuation of PunctClass (three bytes, not CJK): as
+			 * CjkCharacter would find
+			 */
+			if ((_mm_movemask_ps(_mm_castsi128_ps(three)) >> take) & 1)
+			{
+				UChar32		c = _mm_cvtsi128_si32(_mm_castps_si128(
+										_mm_permutevar_ps(_mm_castsi128_ps(cp), _mm_set1_epi32(take))));
+
+				if (PunctClass(c) != 0)
+				{
+					*next = c;
+					*r = at + 3;
+					goto done;
+				}
+			}
+			else if (u[at] < 0x80)
+			{
+				*r = at;
+				goto done;
+			}
+			break;
 		}
 
 		/* one character, as in ScanCjkRun */
@@ -587,13 +745,18 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 		if (step == CJK_SKIP)
 			continue;
 		hash[count++] = h;
-		ADD_LANES(h);
+		{
+			__m256i		hv = _mm256_set1_epi64x((int64) h);
+
+			ADD_LANES(lo, hi, hv);
+		}
 	}
 #undef ADD_LANES
 	if (*r < 0)
 		*r = at;
-	_mm256_storeu_si256((__m256i *) lanes->w, lo);
-	_mm256_storeu_si256((__m256i *) lanes->w + 1, hi);
+done:
+	_mm256_storeu_si256((__m256i *) lanes->w, _mm256_add_epi64(lo, lo2));
+	_mm256_storeu_si256((__m256i *) lanes->w + 1, _mm256_add_epi64(hi, hi2));
 	*n = count;
 	return at;
 }
@@ -608,7 +771,7 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
  * RunCounterAdd.  When all n leave it shorter, their byte lanes are those
  * ScanCjkRun summed (lanes), added in one go.
  */
-static inline void
+static pg_attribute_always_inline void
 CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
 			  const CjkLanes *lanes)
 {
@@ -629,11 +792,25 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
 	{
 		/* n < SIMHASH_RUN_CAP: the lanes summed no more than that */
 		__m128i    *run = (__m128i *) RunCounterRunLanes(rc);
+		uint64	   *slots = RunCounterRunSlots(rc, n);
 
 		for (int k = 0; k < 4; k++)
 			_mm_storeu_si128(run + k, _mm_add_epi64(_mm_loadu_si128(run + k),
 													_mm_loadu_si128((const __m128i *) lanes->w + k)));
-		memcpy(RunCounterRunSlots(rc, n), hash, n * sizeof(uint64));
+		if (likely(n <= CJK_COPY && runlen <= SIMHASH_RUN_CAP - CJK_COPY))
+		{
+			/*
+			 * the hashes as CJK_COPY words, without a branch on n (where
+			 * memcpy mispredicted about once per run): the run's slots
+			 * have room for them (RunCounterRunSlots gives the ones after
+			 * the run's runlen words, of the cap table's SIMHASH_RUN_CAP),
+			 * hash too (ScanCjkRun); the words past n are not read
+			 */
+			Assert(rc->cap.nrun == runlen + n);
+			memcpy(slots, hash, CJK_COPY * sizeof(uint64));
+		}
+		else
+			memcpy(slots, hash, n * sizeof(uint64));
 		RunCounterSetRunLength(rc, runlen + n);
 		return;
 	}
@@ -680,7 +857,7 @@ CountRunWords(RunCounter *rc, const uint64 *hash, int32 n, bool newrun,
  * Passes on the tokens of the run of CJK characters u[q..e), whose n
  * hashes and byte lanes ScanCjkRun computed if HashesCjk.
  */
-static inline void
+static pg_attribute_always_inline void
 CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n,
 			 const CjkLanes *lanes)
 {
@@ -754,8 +931,9 @@ SlowPieceEnd(const char *s, int32 start, int32 a, int32 q, int32 end, int32 len)
  * ends), and around such punctuation (a word of its own, which
  * normalization does not compose with ASCII or CJK characters).
  */
-void
-SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+static pg_attribute_always_inline void
+SegmentSpanV4Body(SegmentState *st, const char *s, int32 start, int32 end, int32 len,
+				  bool avx2)
 {
 	const uint8_t *u = (const uint8_t *) s;
 	int32		p = start;		/* start of the ASCII stretch not yet segmented */
@@ -767,6 +945,8 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 	int			kind = -1;		/* and FastPunct of it, if known (>= 0) */
 
 	Assert(st->nbreaks == 0);
+	if (unlikely(!punct_ready))
+		PunctTableInit();
 	for (;;)
 	{
 		int32		a;
@@ -783,16 +963,38 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 		if (IsCjk(c))
 		{
 			int32		n;
+			int			pc;
 			CjkLanes	lanes;
-			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes);
+			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes, avx2);
 
 			/* can the fast path cut at the run's end? */
 			SegmentAsciiStretch(st, s, p, q);
-			if (r == e || (kind = FastPunct(u, start, e, r, end, c)) != PUNCT_NO)
+			pc = r > e && c >= 0 && c < 0x10000 ? PunctClass(c) : 0;
+			if (r == e ||
+				(kind = pc != 0 ? (pc & PC_KIND) : FastPunct(u, start, e, r, end, c)) != PUNCT_NO)
 			{
 				CommitCjkRun(st, u, q, e, n, &lanes);
 				p = x = q = e;
 				known = r > e;	/* punctuation */
+				if (pc != 0 && r + 4 <= end)
+				{
+					uint32		w = LoadLE32(u + r);
+
+					/*
+					 * common punctuation followed by a Han character: both
+					 * cut here, as the punctuation's branch below finds;
+					 * straight on to the next run
+					 */
+					if (THREE_BYTES(w) &&
+						(uint32) (THREE_BYTE_CODE_POINT(w) - HAN_FIRST) <= HAN_LAST - HAN_FIRST)
+					{
+						st->newrun |= (pc & PC_BREAK) != 0;
+						p = x = q = r;
+						c = THREE_BYTE_CODE_POINT(w);
+						r = q + 3;
+						kind = -1;
+					}
+				}
 				continue;
 			}
 			/* the run and what follows it go to ICU */
@@ -850,4 +1052,32 @@ SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len
 		SegmentIcu(st, s + a, p - a);
 	}
 	SegmentAsciiStretch(st, s, p, end);
+}
+
+#ifdef USE_AVX2_SEGMENTER
+/*
+ * SegmentSpanV4 with the AVX2 variant of the CJK runs' hashing, compiled
+ * for AVX2 as a whole, so that HashCjkRunAvx2 is inlined (its call and its
+ * constants cost as much as a short run's characters).
+ */
+__attribute__((target("avx2")))
+static void
+SegmentSpanV4Avx2(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	SegmentSpanV4Body(st, s, start, end, len, true);
+}
+#endif
+
+void
+SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+#ifdef USE_AVX2_SEGMENTER
+	/* with the ASCII kernels of AVX2 (simhash.simd) */
+	if (st->ascii == SegmentAsciiAvx2 || st->ascii == SegmentAsciiAvx512)
+	{
+		SegmentSpanV4Avx2(st, s, start, end, len);
+		return;
+	}
+#endif
+	SegmentSpanV4Body(st, s, start, end, len, false);
 }
