@@ -164,6 +164,33 @@ OutLiterals(DecodeIO *io, OutWindow *w, int64 len)
 }
 
 /*
+ * The fast paths' copy of a match of len > 0 bytes from off > 0 bytes back:
+ * with offsets of at least 16 (8) in steps of 16 (8) bytes, so that each
+ * step reads only bytes already written.  May write up to 15 bytes past
+ * out + len (the caller keeps that much room); those are overwritten later.
+ */
+static pg_attribute_always_inline void
+CopyMatchFast(char *out, int64 off, int64 len)
+{
+	const char *src = out - off;
+
+	if (likely(off >= 16))
+	{
+		memcpy(out, src, 16);
+		for (int64 i = 16; unlikely(i < len); i += 16)
+			memcpy(out + i, src + i, 16);
+	}
+	else if (off >= 8)
+	{
+		for (int64 i = 0; i < len; i += 8)
+			memcpy(out + i, src + i, 8);
+	}
+	else
+		for (int64 i = 0; i < len; i++)
+			out[i] = src[i];
+}
+
+/*
  * A control group of pglz: a control byte and 8 items of at most 3 bytes.
  * PGLZ_FAST_SLACK: bytes the fast path's copies read or write past what
  * they use.
@@ -178,10 +205,9 @@ OutLiterals(DecodeIO *io, OutWindow *w, int64 len)
  * piece; the output must stay PGLZ_FAST_SLACK bytes short of room (the
  * bytes left before the window must slide or rawsize is reached), which is
  * checked before each item's copy.  Literals are copied 8 bytes at a time
- * (as many as stand before the next tag are kept), matches whose offset is
- * at least 16 (8) in steps of 16 (8) bytes, so that each step reads only
- * bytes already written; what these copies write past the output is
- * overwritten later.  Sets *item to the items decoded (8, or fewer when
+ * (as many as stand before the next tag are kept), matches by
+ * CopyMatchFast; what these copies write past the output is overwritten
+ * later.  Sets *item to the items decoded (8, or fewer when
  * room ran short: then *control holds the rest of the control byte, the
  * next item in bit 0, and io->in points at that item) and returns true;
  * returns false, with io->error set, on a zero offset or one before the
@@ -227,24 +253,7 @@ PglzFastGroup(DecodeIO *io, OutWindow *w, int64 room, int *control, int *item)
 			return Corrupt(io, "zero offset");
 		if (unlikely(off > before + (out - start)))
 			return Corrupt(io, "offset before the start");
-		if (likely(off >= 16))
-		{
-			const char *src = out - off;
-
-			memcpy(out, src, 16);
-			for (int32 i = 16; unlikely(i < len); i += 16)
-				memcpy(out + i, src + i, 16);
-		}
-		else if (off >= 8)
-		{
-			const char *src = out - off;
-
-			for (int32 i = 0; i < len; i += 8)
-				memcpy(out + i, src + i, 8);
-		}
-		else
-			for (int32 i = 0; i < len; i++)
-				out[i] = out[i - off];
+		CopyMatchFast(out, off, len);
 		out += len;
 		if (bits == 1)
 			break;
@@ -381,9 +390,8 @@ Lz4FastLength(const unsigned char **p, const unsigned char *end, int64 *count)
  * Everything is read and checked before anything is written; returns false,
  * having changed nothing, for the general loop to take the sequence (and
  * report what is wrong, if anything is).  Literals are copied 16 bytes at a
- * time, matches whose offset is at least 16 (8) in steps of 16 (8) bytes, so
- * that each step reads only bytes already written; what these copies write
- * past the output is overwritten later.
+ * time, matches by CopyMatchFast; what these copies write past the output is
+ * overwritten later.
  */
 static pg_attribute_always_inline bool
 Lz4FastSequence(DecodeIO *io, OutWindow *w, int64 rawsize)
@@ -426,23 +434,7 @@ Lz4FastSequence(DecodeIO *io, OutWindow *w, int64 rawsize)
 	for (int64 i = 0; i < literals; i += 16)
 		memcpy(out + i, lit + i, 16);
 	out += literals;
-	if (likely(off >= 16))
-	{
-		const char *src = out - off;
-
-		for (int64 i = 0; i < matchlen; i += 16)
-			memcpy(out + i, src + i, 16);
-	}
-	else if (off >= 8)
-	{
-		const char *src = out - off;
-
-		for (int64 i = 0; i < matchlen; i += 8)
-			memcpy(out + i, src + i, 8);
-	}
-	else
-		for (int64 i = 0; i < matchlen; i++)
-			out[i] = out[i - off];
+	CopyMatchFast(out, off, matchlen);
 	io->in = p;
 	w->used += (int32) (literals + matchlen);
 	w->produced += literals + matchlen;
