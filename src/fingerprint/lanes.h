@@ -86,11 +86,24 @@ typedef struct WideLaneCounter
 
 extern void WideLaneCounterFlush(WideLaneCounter *c);
 
+/* The 16-bit lanes hold at most this much weight between flushes. */
+#define WIDE_LANE_MAX_PENDING 65535
+
+/*
+ * Whether lanes holding pending units of weight must be flushed before w
+ * more are added: the one flush rule of every user of the 16-bit lanes.
+ */
+static pg_attribute_always_inline bool
+WideLaneMustFlush(int64 pending, int64 w)
+{
+	return pending + w > WIDE_LANE_MAX_PENDING;
+}
+
 /* Adds a feature of weight w (1 to SIMHASH_RUN_CAP). */
 static inline void
 WideLaneCounterAdd(WideLaneCounter *c, uint64 hash, int64 w)
 {
-	if (c->pending + w > 65535)
+	if (WideLaneMustFlush(c->pending, w))
 		WideLaneCounterFlush(c);
 #if defined(__SSE2__)
 	{

@@ -321,10 +321,10 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 						/* RunCounterClose, on the lanes in registers */
 						int64		w = RunCounterRunWeight(rc, runlen);
 
-						if (widepending + runlen * w > 65535)
+						if (WideLaneMustFlush(widepending, runlen * w))
 						{
 							SPILL_WIDE();
-							RunCounterFlushWide(rc, widepending);
+							RunCounterFlushWide(rc);
 							memset(wide, 0, sizeof(wide));	/* as rc's lanes now */
 							widepending = 0;
 						}

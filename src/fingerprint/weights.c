@@ -326,7 +326,7 @@ const int16 simhash_run_weight_v4[SIMHASH_RUN_CAP + 1] = {
 	113, 117, 122, 126, 131, 136, 141, 146, 151, 156, 161, 166, 172, 177,
 	182, 187, 193, 198, 204, 210, 215, 221, 227, 232, 238, 244, 250, 256};
 
-StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= 65535,
+StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= WIDE_LANE_MAX_PENDING,
 				 "a run's words must fit a 16-bit lane");
 
 /*
@@ -877,7 +877,7 @@ RunCounterClose(RunCounter *rc, int64 count, int64 len)
 	CapTableRunEnd(&rc->cap, w);
 	if (count == 0)
 		return;
-	if (c->pending + count * w > 65535)
+	if (WideLaneMustFlush(c->pending, count * w))
 		WideLaneCounterFlush(c);
 #ifdef HAVE_CORRECTIONS_SIMD
 	if (rc->avx2)

@@ -456,9 +456,9 @@ RunCounterEndRun(RunCounter *rc)
  * RunCounterClose does besides adding the run's lanes to them:
  *	- RunCounterRunWeight(rc, len): the weight of each word of a run of len
  *	  words (0 < len < SIMHASH_RUN_CAP);
- *	- RunCounterFlushWide(rc, pending): before adding a run's len * weight
- *	  would take the lanes' weight past 65,535 (as RunCounterClose flushes);
- *	  the lanes, written back with their weight pending, are zero after;
+ *	- RunCounterFlushWide(rc): when WideLaneMustFlush says so (as in
+ *	  RunCounterClose), after the lanes and their pending weight are written
+ *	  back; the lanes are zero after;
  *	- RunCounterEndRunCap(rc, w): the run's words into the cap table with
  *	  weight w (the caller clears its copy of the run's lanes and length).
  */
@@ -487,9 +487,8 @@ RunCounterRunWeight(const RunCounter *rc, int64 len)
 }
 
 static inline void
-RunCounterFlushWide(RunCounter *rc, int64 pending)
+RunCounterFlushWide(RunCounter *rc)
 {
-	rc->weighted.pending = pending;
 	WideLaneCounterFlush(&rc->weighted);
 }
 
