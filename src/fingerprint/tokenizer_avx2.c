@@ -20,16 +20,6 @@ Load64(const char *p)
 	return v;
 }
 
-/* a * c mod 2^64 in each 64-bit lane (AVX2 multiplies 32 by 32 bits only) */
-static AVX2_TARGET pg_attribute_always_inline __m256i
-Mul64(__m256i a, __m256i c_lo, __m256i c_hi)
-{
-	__m256i		cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), c_lo),
-										 _mm256_mul_epu32(a, c_hi));
-
-	return _mm256_add_epi64(_mm256_mul_epu32(a, c_lo), _mm256_slli_epi64(cross, 32));
-}
-
 /*
  * HashTokens with AVX2, four tokens at a time: each lane reads the 8 bytes
  * at the token's start and the 8 bytes that end at its end (lower has
@@ -90,9 +80,9 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 							  _mm256_or_si256(c3, _mm256_slli_epi64(len, 8)));
 		h13 = _mm256_xor_si256(h13, flip13);
 		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 33));
-		h13 = Mul64(h13, p2lo, p2hi);
+		h13 = Mul64Avx2(h13, p2lo, p2hi);
 		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 29));
-		h13 = Mul64(h13, p3lo, p3hi);
+		h13 = Mul64Avx2(h13, p3lo, p3hi);
 		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 32));
 
 		/* 4-8 bytes: the first 4 bytes (high half) and the last 4 (low) */
@@ -101,9 +91,9 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 		h48 = _mm256_xor_si256(h48, _mm256_xor_si256(
 			_mm256_or_si256(_mm256_slli_epi64(h48, 49), _mm256_srli_epi64(h48, 15)),
 			_mm256_or_si256(_mm256_slli_epi64(h48, 24), _mm256_srli_epi64(h48, 40))));
-		h48 = Mul64(h48, rrlo, rrhi);
+		h48 = Mul64Avx2(h48, rrlo, rrhi);
 		h48 = _mm256_xor_si256(h48, _mm256_add_epi64(_mm256_srli_epi64(h48, 35), len));
-		h48 = Mul64(h48, rrlo, rrhi);
+		h48 = Mul64Avx2(h48, rrlo, rrhi);
 		h48 = _mm256_xor_si256(h48, _mm256_srli_epi64(h48, 28));
 
 		_mm256_storeu_si256((__m256i *) (b->hash + i),

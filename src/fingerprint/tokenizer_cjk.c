@@ -570,22 +570,6 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	(XXH_readLE32(XXH3_kSecret) ^ XXH_readLE32(XXH3_kSecret + 4))
 
 /*
- * a * b of each 64-bit lane, modulo 2^64 (AVX2 multiplies 32 by 32 bits
- * only)
- */
-__attribute__((target("avx2")))
-static inline __m256i
-Mul64Avx2(__m256i a, uint64 b)
-{
-	const __m256i blo = _mm256_set1_epi64x((int64) (b & 0xFFFFFFFF));
-	const __m256i bhi = _mm256_set1_epi64x((int64) (b >> 32));
-	__m256i		cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), blo),
-										 _mm256_mul_epu32(a, bhi));
-
-	return _mm256_add_epi64(_mm256_mul_epu32(a, blo), _mm256_slli_epi64(cross, 32));
-}
-
-/*
  * XXH3_64bits of four 3-byte strings at once (XXH3_len_1to3_64b, the
  * default secret, seed 0): given each one's "combined" word (its bytes
  * b2, 0, b0, b1) in a 32-bit lane, and the bitflip with the length
@@ -602,7 +586,8 @@ Xxh3ThreeBytesAvx2(__m128i combined, __m128i keyed)
 	h = _mm256_add_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xFFFFFFFF))),
 						 _mm256_slli_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32))), 32));
 	h = _mm256_xor_si256(h, _mm256_srli_epi64(h, 29));
-	h = Mul64Avx2(h, XXH_PRIME64_3);
+	h = Mul64Avx2(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_3 & 0xFFFFFFFF)),
+				   _mm256_set1_epi64x((int64) (XXH_PRIME64_3 >> 32)));
 	return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
 }
 

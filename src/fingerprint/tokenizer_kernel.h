@@ -217,6 +217,20 @@ extern TOKENIZER_INTERNAL bool AsciiKernelAvx2Supported(void);
 extern TOKENIZER_INTERNAL bool AsciiKernelAvx512Supported(void);
 extern TOKENIZER_INTERNAL void SegmentAsciiAvx2(SegmentState *st, const char *s, int32 len);
 extern TOKENIZER_INTERNAL void SegmentAsciiAvx512(SegmentState *st, const char *s, int32 len);
+
+/*
+ * a * c mod 2^64 in each 64-bit lane, c given as its low and high 32 bits
+ * in every lane (AVX2 multiplies 32 by 32 bits only): for the XXH3 formulas
+ * of the AVX2 hashing of words and of Han characters.
+ */
+static __attribute__((target("avx2"))) pg_attribute_always_inline __m256i
+Mul64Avx2(__m256i a, __m256i c_lo, __m256i c_hi)
+{
+	__m256i		cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), c_lo),
+										 _mm256_mul_epu32(a, c_hi));
+
+	return _mm256_add_epi64(_mm256_mul_epu32(a, c_lo), _mm256_slli_epi64(cross, 32));
+}
 #endif
 
 /* tokenizer_cjk.c */
