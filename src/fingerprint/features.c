@@ -227,6 +227,23 @@ FeatureExtractorRunCounter(FeatureExtractor *fx)
 	return fx->rc;
 }
 
+/* Whether the words' weights depend on their lines (version 5, runs). */
+bool
+FeatureExtractorLineWeights(FeatureExtractor *fx)
+{
+	return fx->w.lines;
+}
+
+/*
+ * Version 5: the words that follow lie on lines of multiplier class / 16
+ * (lines.h); needs FeatureExtractorLineWeights.
+ */
+void
+FeatureExtractorSetLineClass(FeatureExtractor *fx, int class)
+{
+	WeigherSetLineClass(&fx->w, class);
+}
+
 /*
  * The counter that single words of weighting tf may be added to directly
  * (their hash, with TfCounterAdd), or NULL when the options need more.

@@ -16,6 +16,8 @@ extern void FeatureExtractorAddToken(FeatureExtractor *fx, const char *token,
 extern const FingerprintOptions *FeatureExtractorOptions(FeatureExtractor *fx);
 extern RunCounter *FeatureExtractorRunCounter(FeatureExtractor *fx);
 extern TfCounter *FeatureExtractorTfCounter(FeatureExtractor *fx);
+extern bool FeatureExtractorLineWeights(FeatureExtractor *fx);
+extern void FeatureExtractorSetLineClass(FeatureExtractor *fx, int class);
 extern bool FeatureExtractorResult(FeatureExtractor *fx, uint64 *result);
 extern FeatureStat *FeatureExtractorStats(FeatureExtractor *fx, int64 *nstats);
 

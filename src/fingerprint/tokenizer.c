@@ -54,6 +54,7 @@
  * test/t/022_tokenizer_kernels.pl compares the kernels' token streams.
  */
 #include "fingerprint/tokenizer_kernel.h"
+#include "fingerprint/lines.h"
 
 #include "miscadmin.h"
 
@@ -186,11 +187,71 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 
 /*
  * Bytes FindCut and SegmentSpan may look at past the end of a chunk (to
- * decode a code point that starts before it: at most 3 continuation bytes).
- * A stream keeps at least this much after a chunk before cutting it, so
- * that every chunk and every decision is what it would be on the whole text.
+ * decode a code point that starts before it: at most 3 continuation bytes),
+ * and SegmentLines (a line's length, up to LINE_CAP_BYTES).  A stream keeps
+ * at least this much after a chunk before cutting it, so that every chunk
+ * and every decision is what it would be on the whole text.
  */
-#define CUT_LOOKAHEAD	64
+#define CUT_LOOKAHEAD	(LINE_CAP_BYTES + 64)
+
+/*
+ * Version 5: segments the span s[start..end) of SegmentSpan in pieces of
+ * whole lines of one multiplier (lines.h), each after telling the weights
+ * stage its multiplier.  A piece starts after a line break, where NFKC
+ * normalization and UAX #29 both start afresh and every run ends, so the
+ * pieces give the tokens and runs of the whole span.  A line's length may
+ * need up to LINE_CAP_BYTES past end (in s[0..len)); the bytes of the
+ * current line before start are in st->linebefore.
+ */
+static void
+SegmentLines(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	int32		piece = start;	/* start of the current piece */
+	int32		line = start;	/* start of the current line (or of the span) */
+	int32		before = st->linebefore;	/* the line's bytes before that */
+	int			class = -1;		/* the current piece's multiplier */
+
+	for (;;)
+	{
+		int32		blen;
+		int32		lim = Min(len, line + (LINE_CAP_BYTES - before));
+		int32		brk = LineBreakNext(s, line, lim, len, &blen);
+		int32		linelen = before + (brk - line);
+
+		/* an empty line holds no word: it joins any piece */
+		if (linelen > 0)
+		{
+			int			c = LineClass(linelen, st->typical);
+
+			if (class >= 0 && c != class)
+			{
+				SegmentSpan(st, s, piece, line, len);
+				piece = line;
+			}
+			if (c != class && c != st->lineclass)
+				FeatureExtractorSetLineClass(st->fx, c);
+			st->lineclass = class = c;
+		}
+		/* past the cap, the line's end matters only inside the span */
+		while (blen == 0 && brk < end)
+			brk = LineBreakNext(s, brk, end, len, &blen);
+		if (blen == 0 || brk >= end)
+		{
+			/* the line goes on in the next chunk, if any */
+			st->linebefore = (int32) Min((int64) before + (end - line),
+										 (int64) LINE_CAP_BYTES);
+			break;
+		}
+		line = brk + blen;
+		before = 0;
+		if (line >= end)
+		{
+			st->linebefore = 0;
+			break;
+		}
+	}
+	SegmentSpan(st, s, piece, end, len);
+}
 
 /* Working buffers for a new document. */
 static void
@@ -210,6 +271,8 @@ SegmentStateInit(SegmentState *st, bool numbers, FeatureExtractor *fx, int32 len
 	st->cjk = opts->version < 4 ? CJK_NONE :
 		opts->kind == FEATURES_CHARS ? CJK_RUNS : CJK_CHARS;
 	st->newrun = true;
+	st->lines = FeatureExtractorLineWeights(fx);
+	st->lineclass = LINE_CLASSES - 1;
 	st->tokencap = Min(len, CHUNK_BYTES) + 4;
 	st->token = palloc(st->tokencap);
 }
@@ -235,7 +298,15 @@ SegmentChunks(SegmentState *st, const char *s, int32 len, bool final)
 			break;
 		if (len - pos > CHUNK_BYTES)
 			end = FindCut(s, pos, pos + CHUNK_BYTES, len);
-		SegmentSpan(st, s, pos, end, len);
+		if (st->lines)
+		{
+			/* the first chunk: s starts with the document's first bytes */
+			if (st->typical == 0)
+				st->typical = TypicalLineLength(s, len);
+			SegmentLines(st, s, pos, end, len);
+		}
+		else
+			SegmentSpan(st, s, pos, end, len);
 		pos = end;
 		CHECK_FOR_INTERRUPTS();
 	}

@@ -125,6 +125,11 @@ struct SegmentState
 	bool		numbers;
 	uint8		cjk;			/* CJK_*: what runs of CJK characters give */
 	bool		newrun;			/* a run break since the last kept token? */
+	/* version 5's line weights (tokenizer.c, lines.h) */
+	bool		lines;			/* weigh words by their line's length? */
+	int32		typical;		/* the typical line's length; 0: not yet known */
+	int32		linebefore;		/* bytes of the current line before the chunk */
+	int			lineclass;		/* the multiplier in force, in sixteenths */
 	char	   *token;			/* a token in UTF-8 */
 	int32		tokencap;
 	UChar	   *utf16;

@@ -43,6 +43,7 @@
  * sums are exact, so this equals summing the capped weights.
  */
 #include "fingerprint/weights.h"
+#include "fingerprint/lines.h"
 #include "fingerprint/tokenizer.h"
 
 #include <math.h>
@@ -325,6 +326,79 @@ const int16 simhash_run_weight_v4[SIMHASH_RUN_CAP + 1] = {
 	45, 48, 52, 55, 59, 63, 66, 70, 74, 78, 82, 86, 91, 95, 99, 104, 108,
 	113, 117, 122, 126, 131, 136, 141, 146, 151, 156, 161, 166, 172, 177,
 	182, 187, 193, 198, 204, 210, 215, 221, 227, 232, 238, 244, 250, 256};
+
+/*
+ * max(1, floor((simhash_run_weight_v4[L] * m + 8) / 16)) for a line of
+ * multiplier m / 16; test/golden/reference.c computes it.
+ */
+const int16 simhash_run_weight_v5[LINE_CLASSES][SIMHASH_RUN_CAP + 1] = {
+	{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+	{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3,
+	 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 9, 9, 9, 9, 10,
+	 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 15, 15, 15, 16, 16},
+	{0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 7,
+	 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 14, 14, 15, 15, 16, 16, 17,
+	 18, 18, 19, 20, 20, 21, 22, 22, 23, 23, 24, 25, 26, 26, 27, 28, 28, 29,
+	 30, 31, 31, 32},
+	{0, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 7, 7, 8, 8, 9, 10,
+	 10, 11, 12, 12, 13, 14, 15, 15, 16, 17, 18, 19, 20, 20, 21, 22, 23, 24,
+	 25, 26, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+	 43, 44, 45, 46, 47, 48},
+	{0, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4, 5, 5, 6, 7, 7, 8, 9, 10, 10, 11, 12,
+	 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31,
+	 32, 33, 34, 35, 37, 38, 39, 40, 42, 43, 44, 46, 47, 48, 50, 51, 53, 54,
+	 55, 57, 58, 60, 61, 63, 64},
+	{0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	 16, 17, 18, 20, 21, 22, 23, 24, 26, 27, 28, 30, 31, 33, 34, 35, 37, 38,
+	 39, 41, 43, 44, 46, 47, 49, 50, 52, 54, 55, 57, 58, 60, 62, 64, 66, 67,
+	 69, 71, 73, 74, 76, 78, 80},
+	{0, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17,
+	 18, 20, 21, 22, 24, 25, 26, 28, 29, 31, 32, 34, 36, 37, 39, 41, 42, 44,
+	 46, 47, 49, 51, 53, 55, 57, 59, 60, 62, 65, 66, 68, 70, 72, 74, 77, 79,
+	 81, 83, 85, 87, 89, 92, 94, 96},
+	{0, 1, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 17, 18, 20,
+	 21, 23, 24, 26, 28, 29, 31, 32, 34, 36, 38, 40, 42, 43, 46, 47, 49, 51,
+	 53, 55, 57, 60, 62, 64, 66, 68, 70, 73, 75, 77, 80, 82, 84, 87, 89, 92,
+	 94, 97, 99, 102, 104, 107, 109, 112},
+	{0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 18, 19, 21, 23,
+	 24, 26, 28, 30, 32, 33, 35, 37, 39, 41, 43, 46, 48, 50, 52, 54, 57, 59,
+	 61, 63, 66, 68, 71, 73, 76, 78, 81, 83, 86, 89, 91, 94, 97, 99, 102,
+	 105, 108, 111, 114, 116, 119, 122, 125, 128},
+	{0, 1, 1, 2, 2, 3, 4, 5, 6, 8, 9, 10, 12, 13, 15, 16, 18, 20, 21, 23, 25,
+	 27, 29, 31, 33, 35, 37, 39, 42, 44, 46, 48, 51, 53, 56, 59, 61, 64, 66,
+	 69, 71, 74, 77, 79, 82, 85, 88, 91, 93, 97, 100, 102, 105, 109, 111,
+	 115, 118, 121, 124, 128, 131, 134, 137, 141, 144},
+	{0, 1, 1, 2, 3, 4, 4, 6, 7, 9, 10, 11, 13, 14, 16, 18, 20, 22, 24, 26,
+	 28, 30, 33, 34, 37, 39, 41, 44, 46, 49, 51, 54, 57, 59, 62, 65, 68, 71,
+	 73, 76, 79, 82, 85, 88, 91, 94, 98, 101, 104, 108, 111, 114, 117, 121,
+	 124, 128, 131, 134, 138, 142, 145, 149, 153, 156, 160},
+	{0, 1, 1, 2, 3, 4, 5, 6, 8, 10, 11, 12, 14, 16, 18, 20, 22, 24, 26, 28,
+	 31, 33, 36, 38, 41, 43, 45, 48, 51, 54, 56, 59, 63, 65, 68, 72, 74, 78,
+	 80, 84, 87, 90, 94, 97, 100, 104, 107, 111, 114, 118, 122, 125, 129,
+	 133, 136, 140, 144, 148, 152, 156, 160, 164, 168, 172, 176},
+	{0, 1, 1, 2, 3, 5, 5, 7, 8, 11, 12, 14, 16, 17, 20, 22, 24, 26, 29, 31,
+	 34, 36, 39, 41, 44, 47, 50, 53, 56, 59, 62, 65, 68, 71, 74, 78, 81, 85,
+	 88, 92, 95, 98, 102, 106, 110, 113, 117, 121, 125, 129, 133, 137, 140,
+	 145, 149, 153, 158, 161, 166, 170, 174, 179, 183, 188, 192},
+	{0, 1, 1, 2, 3, 5, 6, 7, 9, 11, 13, 15, 17, 19, 21, 24, 26, 28, 31, 33,
+	 37, 39, 42, 45, 48, 51, 54, 57, 60, 63, 67, 70, 74, 77, 80, 85, 88, 92,
+	 95, 99, 102, 106, 111, 115, 119, 123, 127, 131, 135, 140, 144, 148, 152,
+	 157, 161, 166, 171, 175, 180, 184, 189, 193, 198, 203, 208},
+	{0, 1, 1, 3, 4, 5, 6, 8, 10, 12, 14, 16, 18, 20, 23, 25, 28, 31, 33, 36,
+	 39, 42, 46, 48, 52, 55, 58, 61, 65, 68, 72, 75, 80, 83, 87, 91, 95, 99,
+	 102, 107, 110, 115, 119, 123, 128, 132, 137, 141, 145, 151, 155, 159,
+	 164, 169, 173, 179, 184, 188, 193, 199, 203, 208, 214, 219, 224},
+	{0, 1, 1, 3, 4, 6, 7, 8, 10, 13, 15, 17, 20, 22, 24, 27, 30, 33, 36, 38,
+	 42, 45, 49, 52, 55, 59, 62, 66, 69, 73, 77, 81, 85, 89, 93, 98, 101,
+	 106, 110, 114, 118, 123, 128, 132, 137, 142, 146, 151, 156, 161, 166,
+	 171, 175, 181, 186, 191, 197, 202, 207, 213, 218, 223, 229, 234, 240},
+	{0, 1, 1, 3, 4, 6, 7, 9, 11, 14, 16, 18, 21, 23, 26, 29, 32, 35, 38, 41,
+	 45, 48, 52, 55, 59, 63, 66, 70, 74, 78, 82, 86, 91, 95, 99, 104, 108,
+	 113, 117, 122, 126, 131, 136, 141, 146, 151, 156, 161, 166, 172, 177,
+	 182, 187, 193, 198, 204, 210, 215, 221, 227, 232, 238, 244, 250, 256}
+};
 
 StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= WIDE_LANE_MAX_PENDING,
 				 "a run's words must fit a 16-bit lane");
@@ -956,7 +1030,9 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->fastruns = w->runs && !w->counting && singlewords;
 	w->robust = version >= 4 && singlewords &&
 		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
-	w->rc.weights = w->robust ? simhash_run_weight_v4 : simhash_run_weight_v3;
+	w->lines = version >= 5 && w->robust && w->runs;
+	w->rc.weights = w->lines ? simhash_run_weight_v5[LINE_CLASSES - 1] :
+		w->robust ? simhash_run_weight_v4 : simhash_run_weight_v3;
 #ifdef HAVE_CORRECTIONS_SIMD
 	if (unlikely(cpu_has_avx2 < 0))
 		cpu_has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
@@ -1039,7 +1115,7 @@ Count(Weigher *w, uint64 hash, int64 weight, const char *feature, int len)
 			}
 		}
 		e->stat.count++;
-		e->stat.runweight += w->robust && w->runs ? simhash_run_weight_v4[weight] : weight;
+		e->stat.runweight += w->robust && w->runs ? w->rc.weights[weight] : weight;
 	}
 	w->seq++;
 }
@@ -1098,6 +1174,47 @@ WeigherRunToken(Weigher *w, bool newrun)
 	}
 	if (++w->runlen == SIMHASH_RUN_CAP)
 		FlushPending(w, SIMHASH_RUN_CAP);
+}
+
+/*
+ * Version 5: the words that follow lie on lines of multiplier class / 16
+ * (the tokenizer tells, at the start of a line): ends the current run,
+ * which a line break ended anyway, so that it weighs as its own line says.
+ * The words of capped runs counted so far (rc's capped lanes, multiplied
+ * by the table's weight of SIMHASH_RUN_CAP only at the end) are added to
+ * the per-bit sums with their weight now.
+ */
+void
+WeigherSetLineClass(Weigher *w, int class)
+{
+	const int16 *weights = simhash_run_weight_v5[class];
+
+	Assert(w->lines && class >= 0 && class < LINE_CLASSES);
+	if (w->rc.weights == weights)
+		return;
+	if (w->fastruns)
+	{
+		RunCounter *rc = &w->rc;
+
+		RunCounterFinish(rc);
+		if (rc->capped.total > 0 || rc->capped.pending > 0)
+		{
+			int64		capweight = rc->weights[SIMHASH_RUN_CAP];
+
+			LaneCounterFlush(&rc->capped);
+			for (int bit = 0; bit < SIMHASH_BITS; bit++)
+				rc->weighted.ones[bit] += capweight * rc->capped.ones[bit];
+			rc->weighted.total += capweight * rc->capped.total;
+			LaneCounterInit(&rc->capped);
+		}
+	}
+	else
+	{
+		if (w->runlen > 0 && w->runlen < SIMHASH_RUN_CAP)
+			FlushPending(w, w->runlen);
+		w->runlen = 0;
+	}
+	w->rc.weights = weights;
 }
 
 /* The document ends: ends the last run. */

@@ -7,6 +7,7 @@
 
 #include "fingerprint/options.h"
 #include "fingerprint/lanes.h"
+#include "fingerprint/lines.h"
 
 /*
  * The weight cap of algorithm version 3 (weights.c): a distinct
@@ -65,6 +66,16 @@
 #define SIMHASH_RUN_WEIGHT_MAX 256
 extern const int16 simhash_run_weight_v4[SIMHASH_RUN_CAP + 1];
 extern const int16 simhash_run_weight_v3[SIMHASH_RUN_CAP + 1];
+
+/*
+ * Version 5 weighs an occurrence also by its line's length (lines.h): on a
+ * line of multiplier m / 16 (m from 0 to 16), a run of L words weighs
+ *		simhash_run_weight_v5[m][L] = max(1, floor((simhash_run_weight_v4[L] * m + 8) / 16))
+ * so that words on lines shorter than the document's typical line (ads,
+ * navigation, meta lines) weigh less, in proportion.  Everything else is
+ * version 4's (the cap's floor too).
+ */
+extern const int16 simhash_run_weight_v5[LINE_CLASSES][SIMHASH_RUN_CAP + 1];
 
 /*
  * Version 4's cap shrinks with the length of long documents: with N the
@@ -547,6 +558,7 @@ typedef struct Weigher
 								 * counted by rc as they come */
 	bool		robust;			/* version 4's weighting (see
 								 * SIMHASH_WEIGHT_SCALE) */
+	bool		lines;			/* version 5's line weights (runs only) */
 	TfCounter	tf;				/* tf and runs without counting; its cap
 								 * table serves both */
 	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,
@@ -569,6 +581,7 @@ extern void WeigherInit(Weigher *w, Weighting weighting, bool introspect,
 						bool singlewords, int version, int64 textbytes);
 extern void WeigherAddSlow(Weigher *w, uint64 hash, const char *feature, int len);
 extern void WeigherRunToken(Weigher *w, bool newrun);
+extern void WeigherSetLineClass(Weigher *w, int class);
 extern void WeigherFinish(Weigher *w);
 extern bool WeigherResult(Weigher *w, uint64 *result);
 extern FeatureStat *WeigherStats(Weigher *w, int64 *nstats);

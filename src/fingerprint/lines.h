@@ -1,0 +1,47 @@
+/*
+ * fingerprint/lines.h
+ *	  Algorithm version 5's lines (lines.c): where a document's lines end,
+ *	  how long its typical line is, and what a line's length is worth.
+ *
+ * On the raw UTF-8 text: a line break is "\n", "\r", U+2028 or U+2029 (so
+ * "\r\n" is two breaks around an empty line, which holds no word and does
+ * not count).  A line's length is its bytes, at most LINE_CAP_BYTES.  The
+ * typical line is the one that holds the median byte of the non-empty lines
+ * in the first TYPICAL_PREFIX_BYTES of the text (a line crossing that point
+ * counts its part before it).  A line of length len in a document whose
+ * typical line is typical gets the multiplier
+ *		min(LINE_CLASSES - 1, floor((LINE_CLASSES - 1) * len / typical)),
+ * in sixteenths: lines at least as long as the typical line keep their
+ * words' weights, shorter ones (ads, navigation, meta lines) weigh less.
+ */
+#ifndef SIMHASH_FP_LINES_H
+#define SIMHASH_FP_LINES_H
+
+#include "postgres.h"
+
+#define LINE_CAP_BYTES			4096
+#define TYPICAL_PREFIX_BYTES	65536
+#define LINE_CLASSES			17	/* multipliers 0/16 .. 16/16 */
+
+/*
+ * The first line break in s[from..to), or to: its position, and in
+ * *breaklen its length in bytes (1 or 3).  Reads s[to..to + 2] to tell
+ * U+2028/U+2029 at to - 1 or to - 2 from other characters only if those
+ * bytes lie inside the caller's text (limit: its end).
+ */
+extern int32 LineBreakNext(const char *s, int32 from, int32 to, int32 limit,
+						   int32 *breaklen);
+
+/* The typical line's length (> 0) of a text that starts with s[0..len). */
+extern int32 TypicalLineLength(const char *s, int32 len);
+
+/* The multiplier, in sixteenths, of a line of len bytes (capped). */
+static inline int
+LineClass(int32 len, int32 typical)
+{
+	int64		m = (int64) (LINE_CLASSES - 1) * Min(len, LINE_CAP_BYTES) / typical;
+
+	return (int) Min(m, LINE_CLASSES - 1);
+}
+
+#endif							/* SIMHASH_FP_LINES_H */
