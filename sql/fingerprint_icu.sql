@@ -75,8 +75,11 @@ SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) I
   FROM random_long JOIN long_fp USING (i);
 RESET simhash.simd;
 
--- U+3000 (ideographic space) normalizes to a space: it changes no feature.
-SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM simhash(U&'\3000' || s)) AS ideographic_space_mismatches
+-- U+3000 (ideographic space) normalizes to a space: it changes no feature
+-- (version 4; version 5 weighs words by their line's length in bytes, which
+-- the three bytes of U+3000 change).
+SELECT count(*) FILTER (WHERE simhash(s, 'words', version => 4) IS DISTINCT FROM
+                              simhash(U&'\3000' || s, 'words', version => 4)) AS ideographic_space_mismatches
   FROM random_text;
 
 -- Long documents are cut into chunks; the cuts differ (after an ASCII

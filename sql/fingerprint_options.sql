@@ -67,13 +67,33 @@ SELECT hash, simhash(text 'Hello') = hash AS fingerprint_is_hash FROM simhash_fe
 SELECT simhash(text '近似', 'words', version => 3) AS chinese_word,
        (SELECT hash FROM simhash_features(text '近似', 'words', version => 3));
 SELECT simhash(text '近', 'words') AS chinese_character, (SELECT hash FROM simhash_features(text '近'));
--- Algorithm versions: 0 is the current one (4); 3 stays available.
+-- Algorithm versions: 0 is the current one (5); 3 and 4 stay available.
 SELECT simhash(text 'Hello 近似', 'words', version => 0) = simhash(text 'Hello 近似') AS zero_is_current,
-       simhash(text 'Hello 近似', 'words', version => 4) = simhash(text 'Hello 近似') AS four_is_default,
+       simhash(text 'Hello 近似', 'words', version => 5) = simhash(text 'Hello 近似') AS five_is_default,
        simhash(text 'Hello 近似', 'words', version => 3) <> simhash(text 'Hello 近似') AS three_differs_on_chinese,
        simhash(text 'Hello world', 'words', version => 3) = simhash(text 'Hello world') AS three_same_on_english;
 SELECT simhash(text 'x', 'words', version => 2);
-SELECT simhash(text 'x', 'words', version => 5);
+SELECT simhash(text 'x', 'words', version => 6);
+-- Version 5 weighs a word also by its line's length against the document's
+-- typical line (the line of its median byte): one line, or lines of one
+-- length, give version 4's fingerprint; a word on a short line weighs less.
+-- The weights of the introspection rows sum what the fingerprint counts.
+SELECT simhash(text 'a one-line text of a few words', 'words', version => 5) =
+       simhash(text 'a one-line text of a few words', 'words', version => 4) AS one_line_as_v4,
+       simhash(E'abc def ghi\njkl mno pqr'::text, 'words', version => 5) =
+       simhash(E'abc def ghi\njkl mno pqr'::text, 'words', version => 4) AS equal_lines_as_v4;
+SELECT v, feature, weight
+  FROM (VALUES (4), (5)) AS versions(v),
+       simhash_features(E'Home | News\nThe quick brown fox jumps over the lazy dog and runs far away.\r\nAd: buy now'::text,
+                        'words', version => v)
+ WHERE feature IN ('home', 'fox', 'buy') ORDER BY feature, v;
+-- A line ends at \n, \r, \r\n, U+2028 or U+2029, not at other control
+-- characters: "buy" (a run of 6 words, weight 7) on a line of 22 bytes
+-- before one of 72 weighs floor((7 * 4 + 8) / 16) = 2 under version 5.
+SELECT name, (SELECT weight FROM simhash_features(format('Buy now and save a lot%sThe quick brown fox jumps over the lazy dog and runs far away.', sep), 'words', version => 5) WHERE feature = 'buy') AS v5,
+       (SELECT weight FROM simhash_features(format('Buy now and save a lot%sThe quick brown fox jumps over the lazy dog and runs far away.', sep), 'words', version => 4) WHERE feature = 'buy') AS v4
+  FROM (VALUES ('LF', E'\n'), ('CR', E'\r'), ('CRLF', E'\r\n'), ('LS', U&'\2028'), ('PS', U&'\2029'),
+               ('TAB', E'\t'), ('FF', E'\f'), ('VT', E'\v'), ('NEL', U&'\0085')) AS seps(name, sep);
 
 -- The fingerprint is the simhash of the features with their weights: the
 -- same from the introspection rows through every bring-your-own path.  The
