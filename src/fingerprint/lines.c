@@ -6,10 +6,14 @@
  *	  stage which one is in force.
  */
 #include "fingerprint/lines.h"
+#include "fingerprint/tokenizer.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+/* AVX2 for LineBreakNext: -1 until LinesInit asks the CPU */
+static int	lines_avx2 = -1;
 
 /* U+2028 or U+2029 at s[p] (E2 80 A8 / E2 80 A9), read only before limit. */
 static inline bool
@@ -18,40 +22,160 @@ IsUnicodeLineBreak(const uint8 *u, int32 p, int32 limit)
 	return p + 2 < limit && u[p + 1] == 0x80 && (u[p + 2] == 0xA8 || u[p + 2] == 0xA9);
 }
 
+/*
+ * The first break at or after p and before to (AVX2: 32 bytes at a time,
+ * reading 2 more for U+2028/U+2029, so only up to limit - 2), or where the
+ * search stopped; *breaklen as for LineBreakNext (0: none found yet).
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_LINES_AVX2
+#include <immintrin.h>
+
+__attribute__((target("avx2")))
+static int32
+LineBreakScanAvx2(const uint8 *u, int32 p, int32 to, int32 limit, int32 *breaklen)
+{
+	const __m256i lf = _mm256_set1_epi8('\n');
+	const __m256i cr = _mm256_set1_epi8('\r');
+	const __m256i e2 = _mm256_set1_epi8((char) 0xE2);
+
+	for (; p + 32 <= to && p + 34 <= limit; p += 32)
+	{
+		__m256i		b = _mm256_loadu_si256((const __m256i *) (u + p));
+		uint32		nl = (uint32) _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(b, lf),
+																	   _mm256_cmpeq_epi8(b, cr)));
+		uint32		uni = (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, e2));
+
+		if (uni)
+		{
+			/* E2 80 A8 or E2 80 A9 exactly (E2 also leads quotes, dashes) */
+			__m256i		b1 = _mm256_loadu_si256((const __m256i *) (u + p + 1));
+			__m256i		b2 = _mm256_loadu_si256((const __m256i *) (u + p + 2));
+			__m256i		ls = _mm256_and_si256(_mm256_cmpeq_epi8(b1, _mm256_set1_epi8((char) 0x80)),
+											  _mm256_cmpeq_epi8(_mm256_or_si256(b2, _mm256_set1_epi8(1)),
+																_mm256_set1_epi8((char) 0xA9)));
+
+			uni &= (uint32) _mm256_movemask_epi8(ls);
+		}
+		if (nl | uni)
+		{
+			int32		q = p + __builtin_ctz(nl | uni);
+
+			*breaklen = u[q] == 0xE2 ? 3 : 1;
+			return q;
+		}
+	}
+	*breaklen = 0;
+	return p;
+}
+#endif
+
+/* Appends a break at q of length blen to lb. */
+static inline void
+LineBreaksAdd(LineBreaks *lb, int32 q, int blen)
+{
+	if (lb->n == lb->cap)
+	{
+		lb->cap = Max(256, 2 * lb->cap);
+		lb->pos = lb->pos ? repalloc(lb->pos, lb->cap * sizeof(int32)) :
+			palloc(lb->cap * sizeof(int32));
+		lb->len = lb->len ? repalloc(lb->len, lb->cap) : palloc(lb->cap);
+	}
+	lb->pos[lb->n] = q;
+	lb->len[lb->n++] = (uint8) blen;
+}
+
+#ifdef HAVE_LINES_AVX2
+/*
+ * Lists in lb the breaks of u[0..n) found 32 bytes at a time (reading 2
+ * more, so while they lie before limit); returns where it stopped.  A break
+ * that starts inside the 3 bytes of an earlier one cannot occur (its bytes
+ * are E2 80 A8/A9, none of them a break's first byte).
+ */
+__attribute__((target("avx2,bmi")))
+static int32
+LineBreaksScanAvx2(const uint8 *u, int32 n, int32 limit, LineBreaks *lb)
+{
+	const __m256i lf = _mm256_set1_epi8('\n');
+	const __m256i cr = _mm256_set1_epi8('\r');
+	const __m256i e2 = _mm256_set1_epi8((char) 0xE2);
+	int32		p = 0;
+
+	for (; p + 32 <= n && p + 34 <= limit; p += 32)
+	{
+		__m256i		b = _mm256_loadu_si256((const __m256i *) (u + p));
+		uint32		m = (uint32) _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(b, lf),
+																	  _mm256_cmpeq_epi8(b, cr)));
+		uint32		uni = (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, e2));
+
+		if (uni)
+		{
+			__m256i		b1 = _mm256_loadu_si256((const __m256i *) (u + p + 1));
+			__m256i		b2 = _mm256_loadu_si256((const __m256i *) (u + p + 2));
+			__m256i		ls = _mm256_and_si256(_mm256_cmpeq_epi8(b1, _mm256_set1_epi8((char) 0x80)),
+											  _mm256_cmpeq_epi8(_mm256_or_si256(b2, _mm256_set1_epi8(1)),
+																_mm256_set1_epi8((char) 0xA9)));
+
+			uni &= (uint32) _mm256_movemask_epi8(ls);
+			m |= uni;
+		}
+		while (m)
+		{
+			int32		q = p + __builtin_ctz(m);
+
+			LineBreaksAdd(lb, q, (uni >> (q - p)) & 1 ? 3 : 1);
+			m &= m - 1;
+		}
+	}
+	return p;
+}
+#endif
+
 int32
 LineBreakNext(const char *s, int32 from, int32 to, int32 limit, int32 *breaklen)
 {
 	const uint8 *u = (const uint8 *) s;
 	int32		p = from;
 
+#ifdef HAVE_LINES_AVX2
+	if (lines_avx2 > 0 && simhash_simd >= SIMD_AVX2)
+	{
+		p = LineBreakScanAvx2(u, p, to, limit, breaklen);
+		if (*breaklen)
+			return p;
+	}
+#endif
 #if defined(__SSE2__)
+	if (simhash_simd != SIMD_OFF)
 	{
 		const __m128i lf = _mm_set1_epi8('\n');
 		const __m128i cr = _mm_set1_epi8('\r');
 		const __m128i e2 = _mm_set1_epi8((char) 0xE2);
 
-		for (; p + 16 <= to; p += 16)
+		/* 16 bytes at a time, and the 2 after them for U+2028/U+2029 */
+		for (; p + 16 <= to && p + 18 <= limit; p += 16)
 		{
 			__m128i		b = _mm_loadu_si128((const __m128i *) (u + p));
-			uint32		m = (uint32) _mm_movemask_epi8(_mm_or_si128(
-							_mm_or_si128(_mm_cmpeq_epi8(b, lf), _mm_cmpeq_epi8(b, cr)),
-							_mm_cmpeq_epi8(b, e2)));
+			uint32		nl = (uint32) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(b, lf),
+																	 _mm_cmpeq_epi8(b, cr)));
+			uint32		uni = (uint32) _mm_movemask_epi8(_mm_cmpeq_epi8(b, e2));
 
-			while (m)
+			if (uni)
 			{
-				int32		q = p + __builtin_ctz(m);
+				__m128i		b1 = _mm_loadu_si128((const __m128i *) (u + p + 1));
+				__m128i		b2 = _mm_loadu_si128((const __m128i *) (u + p + 2));
+				__m128i		ls = _mm_and_si128(_mm_cmpeq_epi8(b1, _mm_set1_epi8((char) 0x80)),
+											   _mm_cmpeq_epi8(_mm_or_si128(b2, _mm_set1_epi8(1)),
+															  _mm_set1_epi8((char) 0xA9)));
 
-				if (u[q] != 0xE2)
-				{
-					*breaklen = 1;
-					return q;
-				}
-				if (IsUnicodeLineBreak(u, q, limit))
-				{
-					*breaklen = 3;
-					return q;
-				}
-				m &= m - 1;
+				uni &= (uint32) _mm_movemask_epi8(ls);
+			}
+			if (nl | uni)
+			{
+				int32		q = p + __builtin_ctz(nl | uni);
+
+				*breaklen = u[q] == 0xE2 ? 3 : 1;
+				return q;
 			}
 		}
 	}
@@ -73,16 +197,44 @@ LineBreakNext(const char *s, int32 from, int32 to, int32 limit, int32 *breaklen)
 	return to;
 }
 
+/* Whether LineBreakNext may use AVX2 (the CPU has it): once per backend. */
+void
+LinesInit(void)
+{
+#ifdef HAVE_LINES_AVX2
+	if (lines_avx2 < 0)
+		lines_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+#endif
+}
+
 /*
  * The median byte's line: the lines' capped lengths are summed by length
  * in buckets of 64 first, then inside the bucket that holds the median, so
- * that no line length needs to be kept or sorted.
+ * that no sort is needed.
  */
 #define BUCKET_SHIFT	6
 #define BUCKETS			((LINE_CAP_BYTES >> BUCKET_SHIFT) + 1)
 
+/*
+ * Calls f(l) for the length l (capped) of each non-empty line of s[0..n)
+ * whose breaks lb lists.
+ */
+#define FOR_EACH_LINE(lb, n, l, body) \
+	do { \
+		int32		start_ = 0; \
+		for (int32 i_ = 0; i_ <= (lb)->n; i_++) \
+		{ \
+			int32		end_ = i_ < (lb)->n ? (lb)->pos[i_] : (n); \
+			int32		l = Min(end_ - start_, LINE_CAP_BYTES); \
+			if (l > 0) \
+				body; \
+			if (i_ < (lb)->n) \
+				start_ = end_ + (lb)->len[i_]; \
+		} \
+	} while (0)
+
 int32
-TypicalLineLength(const char *s, int32 len)
+TypicalLineLength(const char *s, int32 len, LineBreaks *lb)
 {
 	int32		n = Min(len, TYPICAL_PREFIX_BYTES);
 	int64		coarse[BUCKETS] = {0};
@@ -90,38 +242,39 @@ TypicalLineLength(const char *s, int32 len)
 	int64		total = 0,
 				below = 0,
 				half;
-	int			bucket = 0;
+	int			bucket;
+	int32		p = 0;
 
-	for (int pass = 0; pass < 2; pass++)
+	/* list the breaks of the prefix */
+	lb->base = s;
+	lb->n = lb->cursor = 0;
+	lb->scanned = n;
+#ifdef HAVE_LINES_AVX2
+	if (lines_avx2 > 0 && simhash_simd >= SIMD_AVX2)
+		p = LineBreaksScanAvx2((const uint8 *) s, n, len, lb);
+#endif
+	while (p < n)
 	{
-		int32		p = 0;
+		int32		blen;
+		int32		q = LineBreakNext(s, p, n, len, &blen);
 
-		while (p < n)
-		{
-			int32		blen;
-			int32		q = LineBreakNext(s, p, n, len, &blen);
-			int32		l = Min(q - p, LINE_CAP_BYTES);
-
-			if (l > 0 && pass == 0)
-			{
-				coarse[l >> BUCKET_SHIFT] += l;
-				total += l;
-			}
-			else if (l > 0 && (l >> BUCKET_SHIFT) == bucket)
-				fine[l & ((1 << BUCKET_SHIFT) - 1)] += l;
-			p = q + blen;
-			if (blen == 0)
-				break;
-		}
-		if (pass == 0)
-		{
-			if (total == 0)
-				return 1;		/* no line holds a byte: nothing to weigh */
-			half = (total + 1) / 2; /* 2 * sum >= total */
-			for (bucket = 0; below + coarse[bucket] < half; bucket++)
-				below += coarse[bucket];
-		}
+		if (blen == 0)
+			break;
+		LineBreaksAdd(lb, q, blen);
+		p = q + blen;
 	}
+
+	/* the non-empty lines' lengths, summed by buckets of 64 */
+	FOR_EACH_LINE(lb, n, l, (coarse[l >> BUCKET_SHIFT] += l, total += l));
+	if (total == 0)
+		return 1;				/* no line holds a byte: nothing to weigh */
+	half = (total + 1) / 2;		/* the median byte: 2 * sum >= total */
+	for (bucket = 0; below + coarse[bucket] < half; bucket++)
+		below += coarse[bucket];
+	/* then by length inside the bucket of the median byte */
+	FOR_EACH_LINE(lb, n, l,
+				  if ((l >> BUCKET_SHIFT) == bucket)
+				  fine[l & ((1 << BUCKET_SHIFT) - 1)] += l);
 	for (int j = 0; j < (1 << BUCKET_SHIFT); j++)
 	{
 		below += fine[j];

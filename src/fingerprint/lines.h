@@ -25,15 +25,69 @@
 
 /*
  * The first line break in s[from..to), or to: its position, and in
- * *breaklen its length in bytes (1 or 3).  Reads s[to..to + 2] to tell
+ * *breaklen its length in bytes (1 or 3; 0 when there is none).  With AVX2
+ * or SSE2 as simhash.simd allows (the same result).  Reads s[to..to + 2] to tell
  * U+2028/U+2029 at to - 1 or to - 2 from other characters only if those
  * bytes lie inside the caller's text (limit: its end).
  */
 extern int32 LineBreakNext(const char *s, int32 from, int32 to, int32 limit,
 						   int32 *breaklen);
 
-/* The typical line's length (> 0) of a text that starts with s[0..len). */
-extern int32 TypicalLineLength(const char *s, int32 len);
+/* Before the first LineBreakNext of a backend. */
+extern void LinesInit(void);
+
+/*
+ * The line breaks of base[0..scanned), found once by TypicalLineLength and
+ * looked up by LineBreakFind while the text stays where it is (zeroed: none).
+ */
+typedef struct LineBreaks
+{
+	const char *base;			/* the text they were found in, or NULL */
+	int32	   *pos;			/* their positions, ascending */
+	uint8	   *len;			/* and lengths (1 or 3) */
+	int32		n;
+	int32		cap;
+	int32		scanned;		/* every break before this is listed */
+	int32		cursor;			/* where the last lookup ended */
+} LineBreaks;
+
+/*
+ * The typical line's length (> 0) of a text that starts with s[0..len);
+ * lists the breaks it sees in lb.
+ */
+extern int32 TypicalLineLength(const char *s, int32 len, LineBreaks *lb);
+
+/*
+ * LineBreakNext from lb where it lists the breaks of s[from..to): calls
+ * come with from ascending.
+ */
+static inline int32
+LineBreakFind(LineBreaks *lb, const char *s, int32 from, int32 to, int32 limit,
+			  int32 *breaklen)
+{
+	if (s == lb->base && from < lb->scanned)
+	{
+		while (lb->cursor < lb->n && lb->pos[lb->cursor] < from)
+			lb->cursor++;
+		if (lb->cursor < lb->n)
+		{
+			if (lb->pos[lb->cursor] >= to)
+			{
+				*breaklen = 0;
+				return to;
+			}
+			*breaklen = lb->len[lb->cursor];
+			return lb->pos[lb->cursor];
+		}
+		from = lb->scanned;
+		if (from >= to)
+		{
+			*breaklen = 0;
+			return to;
+		}
+	}
+	return LineBreakNext(s, from, to, limit, breaklen);
+}
 
 /* The multiplier, in sixteenths, of a line of len bytes (capped). */
 static inline int

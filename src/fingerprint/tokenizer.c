@@ -195,46 +195,53 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 #define CUT_LOOKAHEAD	(LINE_CAP_BYTES + 64)
 
 /*
- * Version 5: segments the span s[start..end) of SegmentSpan in pieces of
- * whole lines of one multiplier (lines.h), each after telling the weights
- * stage its multiplier.  A piece starts after a line break, where NFKC
- * normalization and UAX #29 both start afresh and every run ends, so the
- * pieces give the tokens and runs of the whole span.  A line's length may
- * need up to LINE_CAP_BYTES past end (in s[0..len)); the bytes of the
- * current line before start are in st->linebefore.
+ * Version 5: finds the line cuts of the chunk s[start..end) (see
+ * SegmentState): the start of each non-empty line whose multiplier differs
+ * from the line before it.  A line's length may need up to LINE_CAP_BYTES
+ * past end (in s[0..len)); the bytes of the current line before start are
+ * in st->linebefore.  A cut lies after a line break, where NFKC
+ * normalization and UAX #29 both start afresh and every run ends.
  */
 static void
-SegmentLines(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 {
-	int32		piece = start;	/* start of the current piece */
-	int32		line = start;	/* start of the current line (or of the span) */
+	int32		line = start;	/* start of the current line (or of the chunk) */
 	int32		before = st->linebefore;	/* the line's bytes before that */
-	int			class = -1;		/* the current piece's multiplier */
+	int			class = st->lineclass;
 
+	st->ncuts = st->nextcut = 0;
 	for (;;)
 	{
 		int32		blen;
 		int32		lim = Min(len, line + (LINE_CAP_BYTES - before));
-		int32		brk = LineBreakNext(s, line, lim, len, &blen);
+		int32		brk = LineBreakFind(&st->linebreaks, s, line, lim, len, &blen);
 		int32		linelen = before + (brk - line);
 
-		/* an empty line holds no word: it joins any piece */
+		/* an empty line holds no word: it changes nothing */
 		if (linelen > 0)
 		{
 			int			c = LineClass(linelen, st->typical);
 
-			if (class >= 0 && c != class)
+			if (c != class)
 			{
-				SegmentSpan(st, s, piece, line, len);
-				piece = line;
+				if (st->ncuts == st->cutcap)
+				{
+					st->cutcap = Max(64, 2 * st->cutcap);
+					st->cuts = st->cuts ? repalloc(st->cuts, st->cutcap * sizeof(char *)) :
+						palloc(st->cutcap * sizeof(char *));
+					st->cutclass = st->cutclass ? repalloc(st->cutclass, st->cutcap) :
+						palloc(st->cutcap);
+				}
+				/* a line that began in an earlier chunk was cut there */
+				Assert(before == 0);
+				st->cuts[st->ncuts] = s + line;
+				st->cutclass[st->ncuts++] = (uint8) c;
+				class = c;
 			}
-			if (c != class && c != st->lineclass)
-				FeatureExtractorSetLineClass(st->fx, c);
-			st->lineclass = class = c;
 		}
-		/* past the cap, the line's end matters only inside the span */
+		/* past the cap, the line's end matters only inside the chunk */
 		while (blen == 0 && brk < end)
-			brk = LineBreakNext(s, brk, end, len, &blen);
+			brk = LineBreakFind(&st->linebreaks, s, brk, end, len, &blen);
 		if (blen == 0 || brk >= end)
 		{
 			/* the line goes on in the next chunk, if any */
@@ -250,7 +257,23 @@ SegmentLines(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 			break;
 		}
 	}
-	SegmentSpan(st, s, piece, end, len);
+	st->linecut = st->ncuts > 0 ? (uintptr_t) st->cuts[0] : UINTPTR_MAX;
+}
+
+/*
+ * The cuts at or before p take effect (LineCheck): the current run ends,
+ * and the words from there on weigh as the last of them says.
+ */
+void
+LineSwitch(SegmentState *st, const char *p)
+{
+	int			class = st->lineclass;
+
+	while (st->nextcut < st->ncuts && (uintptr_t) st->cuts[st->nextcut] <= (uintptr_t) p)
+		class = st->cutclass[st->nextcut++];
+	st->linecut = st->nextcut < st->ncuts ? (uintptr_t) st->cuts[st->nextcut] : UINTPTR_MAX;
+	st->lineclass = class;
+	FeatureExtractorSetLineClass(st->fx, class);
 }
 
 /* Working buffers for a new document. */
@@ -272,7 +295,10 @@ SegmentStateInit(SegmentState *st, bool numbers, FeatureExtractor *fx, int32 len
 		opts->kind == FEATURES_CHARS ? CJK_RUNS : CJK_CHARS;
 	st->newrun = true;
 	st->lines = FeatureExtractorLineWeights(fx);
+	if (st->lines)
+		LinesInit();
 	st->lineclass = LINE_CLASSES - 1;
+	st->linecut = UINTPTR_MAX;
 	st->tokencap = Min(len, CHUNK_BYTES) + 4;
 	st->token = palloc(st->tokencap);
 }
@@ -302,14 +328,19 @@ SegmentChunks(SegmentState *st, const char *s, int32 len, bool final)
 		{
 			/* the first chunk: s starts with the document's first bytes */
 			if (st->typical == 0)
-				st->typical = TypicalLineLength(s, len);
-			SegmentLines(st, s, pos, end, len);
+				st->typical = TypicalLineLength(s, len, &st->linebreaks);
+			FindLineCuts(st, s, pos, end, len);
 		}
-		else
-			SegmentSpan(st, s, pos, end, len);
+		SegmentSpan(st, s, pos, end, len);
+		/* cuts after the chunk's last token (s moves in a stream) */
+		if (st->linecut != UINTPTR_MAX)
+			LineSwitch(st, s + end);
 		pos = end;
 		CHECK_FOR_INTERRUPTS();
 	}
+	/* a stream moves its text before the next call */
+	if (!final)
+		st->linebreaks.base = NULL;
 	return pos;
 }
 

@@ -260,6 +260,7 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 				toklen = n;
 			}
 		}
+		LineCheck(st, s + start);
 		if (st->rc)
 			RunCounterAdd(st->rc, XXH3_64bits(out, toklen), newrun);
 		else

@@ -846,6 +846,7 @@ static pg_attribute_always_inline void
 CommitCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 e, int32 n,
 			 const CjkLanes *lanes)
 {
+	LineCheck(st, (const char *) u + q);
 	if (!HashesCjk(st))
 		EmitCjkRun(st, u, q, e);
 	else if (st->rc)

@@ -264,8 +264,8 @@ SegmentIcuWords(SegmentState *st, int32 from, int32 to)
  * CJK characters of the normalized text give their bigrams (tokenizer_cjk.c)
  * and the pieces between them are segmented each on its own.
  */
-void
-SegmentIcu(SegmentState *st, const char *s, int32 len)
+static void
+SegmentIcuPiece(SegmentState *st, const char *s, int32 len)
 {
 	UErrorCode	status = U_ZERO_ERROR;
 	int32		n16;
@@ -321,4 +321,29 @@ SegmentIcu(SegmentState *st, const char *s, int32 len)
 	}
 	if (nnorm > piece)
 		SegmentIcuWords(st, piece, nnorm);
+}
+
+/*
+ * SegmentIcuPiece on s[0..len), cut at the line cuts inside it (version 5,
+ * see SegmentState): ICU's tokens carry no position in s, so each part
+ * between two cuts goes to ICU on its own, after its cut takes effect.  A
+ * cut lies after a line break, where normalization and word breaks start
+ * afresh: the parts give the tokens of the whole.
+ */
+void
+SegmentIcu(SegmentState *st, const char *s, int32 len)
+{
+	const char *p = s;
+
+	while ((uintptr_t) st->linecut < (uintptr_t) (s + len))
+	{
+		const char *cut = Max(p, (const char *) st->linecut);
+
+		if (cut > p)
+			SegmentIcuPiece(st, p, (int32) (cut - p));
+		LineSwitch(st, cut);
+		p = cut;
+	}
+	if (s + len > p)
+		SegmentIcuPiece(st, p, (int32) (s + len - p));
 }

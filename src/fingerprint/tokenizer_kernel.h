@@ -19,6 +19,7 @@
 #define SIMHASH_FP_TOKENIZER_KERNEL_H
 
 #include "fingerprint/tokenizer.h"
+#include "fingerprint/lines.h"
 
 #include <unicode/utypes.h>
 #include <unicode/utf8.h>
@@ -125,11 +126,24 @@ struct SegmentState
 	bool		numbers;
 	uint8		cjk;			/* CJK_*: what runs of CJK characters give */
 	bool		newrun;			/* a run break since the last kept token? */
-	/* version 5's line weights (tokenizer.c, lines.h) */
+	/*
+	 * Version 5's line weights (tokenizer.c, lines.h): where, in the chunk
+	 * being segmented, the multiplier of the lines changes (cuts, at the
+	 * start of a line), and the next such place (linecut: UINTPTR_MAX when
+	 * none).  Whatever passes a kept token on calls LineCheck with its first
+	 * byte first.
+	 */
 	bool		lines;			/* weigh words by their line's length? */
 	int32		typical;		/* the typical line's length; 0: not yet known */
 	int32		linebefore;		/* bytes of the current line before the chunk */
-	int			lineclass;		/* the multiplier in force, in sixteenths */
+	int			lineclass;		/* the multiplier of the last line cut */
+	uintptr_t	linecut;		/* the next cut, or UINTPTR_MAX */
+	const char **cuts;			/* the chunk's cuts, ascending */
+	uint8	   *cutclass;		/* the multiplier from each on */
+	int32		ncuts;
+	int32		nextcut;		/* cuts[nextcut] is linecut */
+	int32		cutcap;
+	LineBreaks	linebreaks;		/* the first 64 kB's, while they stay put */
 	char	   *token;			/* a token in UTF-8 */
 	int32		tokencap;
 	UChar	   *utf16;
@@ -247,6 +261,20 @@ extern TOKENIZER_INTERNAL void SegmentSpanV4(SegmentState *st, const char *s,
 /* tokenizer_icu.c */
 extern TOKENIZER_INTERNAL void IcuOpen(void);
 extern TOKENIZER_INTERNAL void SegmentIcu(SegmentState *st, const char *s, int32 len);
+extern TOKENIZER_INTERNAL void LineSwitch(SegmentState *st, const char *p);
+
+/*
+ * Version 5: a kept token that starts at p (in the chunk's text) is about
+ * to be passed on; if a line cut lies at or before p, its words weigh as
+ * that line says (the run before it ends first).  Every token after a cut
+ * starts a run (a line break ends runs), so a run never changes multiplier.
+ */
+static pg_attribute_always_inline void
+LineCheck(SegmentState *st, const char *p)
+{
+	if (unlikely((uintptr_t) p >= st->linecut))
+		LineSwitch(st, p);
+}
 extern TOKENIZER_INTERNAL bool RunBreakSlow(UChar32 c);
 extern TOKENIZER_INTERNAL bool SafeToCutAfter(UChar32 c);
 extern TOKENIZER_INTERNAL bool SafeToCutBefore(UChar32 c);

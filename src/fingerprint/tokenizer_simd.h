@@ -339,6 +339,14 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 					}
 					runlen = 0;
 				}
+				if (unlikely((uintptr_t) (s + batch.off[i]) >= st->linecut))
+				{
+					/* version 5: a line of another multiplier starts */
+					Assert(runlen == 0);
+					SPILL_RUN();
+					LineSwitch(st, s + batch.off[i]);
+					LOAD_RUN();
+				}
 				if (unlikely(runlen >= SIMHASH_RUN_CAP - 1))
 				{
 					/* capped: rare */
@@ -371,8 +379,11 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		}
 		else
 			for (int32 i = 0; i < batch.n; i++)
+			{
+				LineCheck(st, s + batch.off[i]);
 				FeatureExtractorAddToken(st->fx, lower + batch.off[i], batch.len[i],
 										 true, batch.newrun[i]);
+			}
 	}
 	Assert(open < 0);
 	if (rc)
