@@ -22,52 +22,9 @@ IsUnicodeLineBreak(const uint8 *u, int32 p, int32 limit)
 	return p + 2 < limit && u[p + 1] == 0x80 && (u[p + 2] == 0xA8 || u[p + 2] == 0xA9);
 }
 
-/*
- * The first break at or after p and before to (AVX2: 32 bytes at a time,
- * reading 2 more for U+2028/U+2029, so only up to limit - 2), or where the
- * search stopped; *breaklen as for LineBreakNext (0: none found yet).
- */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_LINES_AVX2
 #include <immintrin.h>
-
-__attribute__((target("avx2")))
-static int32
-LineBreakScanAvx2(const uint8 *u, int32 p, int32 to, int32 limit, int32 *breaklen)
-{
-	const __m256i lf = _mm256_set1_epi8('\n');
-	const __m256i cr = _mm256_set1_epi8('\r');
-	const __m256i e2 = _mm256_set1_epi8((char) 0xE2);
-
-	for (; p + 32 <= to && p + 34 <= limit; p += 32)
-	{
-		__m256i		b = _mm256_loadu_si256((const __m256i *) (u + p));
-		uint32		nl = (uint32) _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(b, lf),
-																	   _mm256_cmpeq_epi8(b, cr)));
-		uint32		uni = (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, e2));
-
-		if (uni)
-		{
-			/* E2 80 A8 or E2 80 A9 exactly (E2 also leads quotes, dashes) */
-			__m256i		b1 = _mm256_loadu_si256((const __m256i *) (u + p + 1));
-			__m256i		b2 = _mm256_loadu_si256((const __m256i *) (u + p + 2));
-			__m256i		ls = _mm256_and_si256(_mm256_cmpeq_epi8(b1, _mm256_set1_epi8((char) 0x80)),
-											  _mm256_cmpeq_epi8(_mm256_or_si256(b2, _mm256_set1_epi8(1)),
-																_mm256_set1_epi8((char) 0xA9)));
-
-			uni &= (uint32) _mm256_movemask_epi8(ls);
-		}
-		if (nl | uni)
-		{
-			int32		q = p + __builtin_ctz(nl | uni);
-
-			*breaklen = u[q] == 0xE2 ? 3 : 1;
-			return q;
-		}
-	}
-	*breaklen = 0;
-	return p;
-}
 #endif
 
 /* Appends a break at q of length blen to lb. */
@@ -137,14 +94,6 @@ LineBreakNext(const char *s, int32 from, int32 to, int32 limit, int32 *breaklen)
 	const uint8 *u = (const uint8 *) s;
 	int32		p = from;
 
-#ifdef HAVE_LINES_AVX2
-	if (lines_avx2 > 0 && simhash_simd >= SIMD_AVX2)
-	{
-		p = LineBreakScanAvx2(u, p, to, limit, breaklen);
-		if (*breaklen)
-			return p;
-	}
-#endif
 #if defined(__SSE2__)
 	if (simhash_simd != SIMD_OFF)
 	{
