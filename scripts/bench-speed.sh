@@ -114,7 +114,8 @@ END \$\$;
 CREATE TABLE timings (what text, lang text, run int, s float8);
 DO \$\$
 DECLARE l text;
-  exprs text[] := ARRAY['md5(body)', 'simhash(body)', 'simhash(body, ''words'', version => 3)',
+  exprs text[] := ARRAY['md5(body)', 'simhash(body)', 'simhash(body, ''words'', version => 4)',
+                        'simhash(body, ''words'', version => 3)',
                         'simhash(body, ''words'', 1, ''tf'')',
                         'simhash(body, ''words'', 1, ''log'')', 'simhash(body, ''shingles'', 2)',
                         'simhash(body, ''chars'', 3)', 'length(body)'];
