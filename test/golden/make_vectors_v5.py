@@ -53,6 +53,10 @@ PUNCT = ["-----", "* * *", "=== ===", "……", "——————", "| | |", "
 ODD = ["ＦＵＬＬ ＷＩＤＴＨ ＬＥＴＴＥＲＳ ａｎｄ ｗｏｒｄｓ", "the ﬁle ﬂag ﬃx", "Straße STRASSE straße",
        "ｶﾀｶﾅ ﾃｷｽﾄ", "Ⅻ ㎏ ㍻ ①②③", "e\u0301te\u0301 cafe\u0301"]
 BREAKS = ["\n", "\r\n", "\r", "\u2028", "\u2029"]
+# seeds: the texts, and two groups of their own (chosen among a few so that
+# a prefix of 65,535 or 65,537 bytes, or a length cap of 4,095 or 4,097,
+# changes some fingerprint: see crossing_text and cap_texts)
+SEED, CROSSING_SEED, CAP_SEED = 20261127, 2, 2
 
 
 def en_words(r, n):
@@ -71,6 +75,18 @@ def zh_line(r, n):
         p = r.randrange(1, len(s))
         s = s[:p] + r.choice("，、") + s[p:]
     return s + r.choice("。。！")
+
+
+def pseudo_line(r, length, run=1000):
+    """A line of length bytes of made-up words (mostly each word once: their
+    weights stay under the cap and follow the line's multiplier), in runs of
+    run words ended by full stops."""
+    syl = ["ka", "lo", "mi", "ne", "su", "ta", "po", "ri", "ve", "zu", "ha", "jo", "fe", "qu", "bi", "de"]
+    s, k = "", 0
+    while len(s) < length:
+        k += 1
+        s += "".join(r.choice(syl) for _ in range(r.randint(3, 4))) + (". " if k % run == 0 else " ")
+    return s[:length - 1] + "z"
 
 
 def mixed_line(r, n):
@@ -172,6 +188,33 @@ def lines_of(r, lang, nbytes, length, nav=False):
     return out
 
 
+def crossing_text(r):
+    """A line crossing byte 65,536 (below)."""
+    # a line crossing byte 65,536 with 300 bytes before it (the last an é's
+    # first byte) and 4,096 or more in all: its prefix part holds the median
+    # byte, between lines of made-up words of 131 and 150 bytes and lines of
+    # numbers of 1,000 (T = 300; a prefix of 65,535 or 65,537 bytes would make T 299 or
+    # 301 and move the multipliers of the 131- and 150-byte lines); counted
+    # whole it would not
+    short, a = [], 0
+    while a < 32380:
+        # runs of 5 words (w4 6) weigh 2 at m16 6 and 3 at 7; runs of 6
+        # (w4 7) weigh 4 at m16 8 and 3 at 7
+        short.append(pseudo_line(r, [131, 150][len(short) % 2], [5, 6][len(short) % 2]))
+        a += len(short[-1].encode())
+    long_ = [" ".join(r.choice(NUMBERS) for _ in range(80))[:1000].ljust(1000, "-") for _ in range(29)]
+    mixed = short + long_
+    r.shuffle(mixed)
+    text = "\n".join(mixed) + "\n"
+    filler = PREFIX - 300 - len(text.encode()) - 1
+    text = "-" * filler + "\n" + text
+    text += pseudo_line(r, 299) + "\u00e9" + "=" * 4100 + "\n"
+    text += "\n".join(["1 2 3 4 5 6 7 8 9 " * 60] * 3)
+    assert text.encode()[PREFIX - 1:PREFIX + 1] == "\u00e9".encode()
+    assert (typical_line(text, PREFIX - 1), typical_line(text), typical_line(text, PREFIX + 1)) == (299, 300, 301)
+    return text
+
+
 def long_texts(r):
     texts = []
     # prefix T short (its short lines hold a little more than half of it),
@@ -201,14 +244,30 @@ def long_texts(r):
     assert text.encode()[PREFIX - 2:PREFIX + 1] == b"\xe2\x80\xa8"
     text += mixed_line(r, 1400)[:5000] + "\u2028" + "\u2028".join(NAV_EN[:6])
     texts.append(text)
+    texts.append(crossing_text(random.Random(CROSSING_SEED)))
+    texts[2], texts[3] = texts[3], texts[2]
     # the first 65,536 bytes are line breaks: no line of the prefix is
     # non-empty (T undefined: every multiplier 16, the reference's reading)
     text = "\r\n" * (PREFIX // 2) + "\n".join([long_line(r, "en") for _ in range(6)] + NAV_EN[:4])
     texts.append(text)
-    for t in texts[:2]:
+    for t in texts[:3]:
         a, b = typical_line(t), typical_line(t, 1 << 30)
         assert a != b, (a, b)
     return texts
+
+
+def cap_texts(r):
+    """Lines of 4,095 and 4,096 bytes (below)."""
+    out = []
+    # the cap exactly: lines of 4,095 or 4,096 bytes next to one of 5,000
+    # (T 4,096: m16 15 for the 4,095 bytes; 16 for 4,096, and T 4,096 only if
+    # the 5,000 bytes count as 4,096), made-up words in runs of 14 (w4 26:
+    # weight 24 at m16 15)
+    for i in range(6):
+        pair = [pseudo_line(r, 4095 + i % 2, 14), pseudo_line(r, 5000, r.choice([3, 14, 40]))]
+        r.shuffle(pair)
+        out.append(BREAKS[i % 5].join(pair))
+    return out
 
 
 def short_texts(r):
@@ -268,6 +327,23 @@ def short_texts(r):
         if i == 4:
             lines = [big]
         texts.append(join(r, lines, BREAKS[i]))
+    # ties: 2 (sum of lengths <= t) = sum exactly, T = t (not the next
+    # length); lines of a, b and a + b bytes in any order
+    for i in range(12):
+        lang = ["en", "zh"][i % 2]
+        a = r.randint(8, 60)
+        b = r.randint(a + 1, 120)
+        lines = [lines_of(r, lang, 1, a, nav=True)[0], lines_of(r, lang, 1, b)[0], lines_of(r, lang, 1, a + b)[0]]
+        r.shuffle(lines)
+        text = join(r, lines, BREAKS[i % 5])
+        assert typical_line(text) == b
+        texts.append(text)
+    # lines past 4,096 bytes decide T only as 4,096
+    for lang in ["en", "zh"]:
+        texts.append("\n".join([lines_of(r, lang, 1, 9000)[0], lines_of(r, lang, 1, 3000, nav=True)[0],
+                                lines_of(r, lang, 1, 3000, nav=True)[0]]))
+        texts.append("\r\n".join([lines_of(r, lang, 1, 3000, nav=True)[0], lines_of(r, lang, 1, 5000)[0]]))
+    texts += cap_texts(random.Random(CAP_SEED))
     return texts
 
 
@@ -285,7 +361,7 @@ def main():
         rows = list(csv.reader(f))[1:]
     for row in rows:
         w.writerow(row[:5])
-    r = random.Random(20261127)
+    r = random.Random(SEED)
     shorts = short_texts(r)
     for i, text in enumerate(shorts):
         w.writerow([text, "words", 0, "runs", "false"])
