@@ -149,6 +149,7 @@ def reference_fingerprints(reference, version, path):
         w.writerow([body, 'words', 0, 'runs', 'false'])
     out = subprocess.run([reference, str(version)], input=buf.getvalue().encode(),
                          capture_output=True, check=True).stdout.decode()
+    csv.field_size_limit(1 << 30)
     rows = list(csv.reader(io.StringIO(out, newline='')))[1:]
     return {i: int(r[5], 16) for i, r in zip(ids, rows) if r[5]}
 

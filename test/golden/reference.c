@@ -817,15 +817,17 @@ read_field(FILE *f, char *buf, size_t cap)
 				if (c != '"')
 					break;
 			}
-			if (len + 1 < cap)
-				buf[len++] = (char) c;
+			if (len + 1 >= cap)
+				die("a field is too long");
+			buf[len++] = (char) c;
 		}
 	}
 	else
 		while (c != ',' && c != '\n' && c != EOF)
 		{
-			if (len + 1 < cap)
-				buf[len++] = (char) c;
+			if (len + 1 >= cap)
+				die("a field is too long");
+			buf[len++] = (char) c;
 			c = getc(f);
 		}
 	buf[len] = '\0';
@@ -879,6 +881,8 @@ write_tokens(void)
 
 		if (last == NULL)
 			die("tokens: a line without a tab");
+		if (strchr(line, '\n') == NULL && !feof(stdin))
+			die("tokens: a line is too long");
 		for (char *p = last + 1; *p && *p != '\n'; p++)
 		{
 			if (*p == '\\' && p[1] == 'n')
@@ -980,7 +984,7 @@ check_lines(void)
 int
 main(int argc, char **argv)
 {
-	static char body[1 << 20];
+	static char body[1 << 24];
 	char		kind[64],
 				n[16],
 				weighting[64],
