@@ -46,7 +46,7 @@
  * character one for one (checked by "reference check-lines"), so the k-th
  * break character of the normalized text is the k-th of the raw text, and a
  * token lies on the raw line that follows the last break character before it
- * (raw_lines, line_of).
+ * (raw_lines, line_at in tokenize).
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
