@@ -9,7 +9,9 @@ documents per source.
 
 Usage (after weights_sim.py's steps; ND from make_near_duplicates.py ND 300):
     python3 bench/weights_explore.py /tmp/reference SETS ND [options]
-Options: see --help.  Without options it reproduces weights_sim.py.
+Options: see --help.  Without options it reproduces weights_sim.py (version
+5: the line weights of the reference's m16; --version 4 without them, the
+candidates below then apply to version 4 as before version 5).
 """
 import argparse
 import importlib.util
@@ -31,7 +33,7 @@ spec.loader.exec_module(jaccard)
 
 
 def load_tokens(reference, path):
-    cache = path + '.tokens.pickle'
+    cache = path + '.tokens5.pickle'  # (.tokens.pickle: flags without m16)
     if os.path.exists(cache) and os.path.getmtime(cache) > os.path.getmtime(path):
         return pickle.load(open(cache, 'rb'))
     with open(path, 'rb') as f:
@@ -67,6 +69,9 @@ def weights(h, fl, a, freq):
     rl = np.bincount(run)
     runlen = np.minimum(rl[run], 64)
     occ = run_weight(runlen, a)
+    if a.version >= 5:
+        # version 5: the run weight times the line's multiplier m16 / 16
+        occ = sim.line_weight(occ, sim.line_m16(fl))
     if a.line_floor:
         # each occurrence's weight also scaled by its line's length (words),
         # min(1, max(line, floor_lo)/line_floor)^line_power
@@ -236,6 +241,8 @@ def main():
     ap.add_argument('--runs-per-line', type=float, default=0, help='a run weight divided by (runs of its line)^Q')
     ap.add_argument('--bigram', type=float, default=0, help='word bigrams within a run as features at this weight')
     ap.add_argument('--drop-below', type=float, default=0, help='drop words under this fraction of the heaviest')
+    ap.add_argument('--version', type=int, default=5, choices=(4, 5),
+                    help='5: line weights (m16 of the reference tokens) on the run weights; 4: none')
     ap.add_argument('--k', type=int, default=3)
     ap.add_argument('--no-long', action='store_true')
     ap.add_argument('--no-nd', action='store_true')

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-"""Recomputes version 4's weighting of simhash(text) in Python from each
+"""Recomputes version 5's (or 4's) weighting of simhash(text) in Python from each
 document's tokens, to try other weightings on the quality benchmark's sets
 without rebuilding the extension (how the run weights and the cap of long
 documents were chosen: doc/benchmarks.md, "Version 4: run weights and the
 cap of very long documents").
 
 The tokens come from the independent reference implementation
-(test/golden/reference.c, "reference tokens"): each token's XXH3 hash and
-whether a run break or a line break stood before it.  Scored as
+(test/golden/reference.c, "reference tokens"): each token's XXH3 hash,
+whether a run break or a line break stood before it, and its line's version 5
+multiplier m16 (min(16, floor(16 x line bytes / T)), T the typical line of
+the first 65,536 bytes; flag bits 2-6, present when bit 7 is set: output of
+the reference before version 5 has no m16 and serves --version 4 only).  Scored as
 scripts/bench-quality.sh scores: F1, precision and recall at k = 3 per set
 and language, the share of each kind of pair within 3 bits, and the
 unrelated long documents within 3 bits (word 5-shingle Jaccard < 0.1,
-bench/jaccard.py).  The defaults are version 4's formula; with them F1,
+bench/jaccard.py).  The defaults are version 5's formula (--version 4:
+version 4's, the same but for the line weights); with them F1,
 precision, recall and the long documents equal the benchmark's (the shares
 per kind may differ by 0.01: Python rounds the binary double, SQL the exact
 average).
@@ -19,14 +23,21 @@ average).
 Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
     gcc -O1 -o /tmp/reference test/golden/reference.c -licuuc -lm
     python3 bench/make_quality_sets.py SETS
-    python3 bench/weights_sim.py /tmp/reference SETS [--power A] [--cap-words N]
-        [--occurrences B] [--linear] [--no-long]
+    python3 bench/weights_sim.py /tmp/reference SETS [--version 4|5] [--power A]
+        [--cap-words N] [--occurrences B] [--linear] [--no-long] [--verify]
+  --version V      5: an occurrence weighs max(1, floor((w x m16 + 8) / 16)),
+                   w its run weight below, m16 its line's multiplier (version
+                   5, the default); 4: w (version 4)
   --power A        an occurrence in a run of L words weighs
                    max(1, floor(L^A 64^(1.5 - A) / 2 + 0.5)) (version 4: 1.5)
   --linear         ... weighs L (version 4 before 2026-11-27; floor 64)
   --cap-words N    the cap's share shrinks as sqrt(N / words) past N words
                    (version 4: 10000; 0: never)
   --occurrences B  a word's weight times occurrences^B (version 4: 0.5)
+  --verify         also computes each document's fingerprint with the
+                   reference itself (simhash(body) of --version, CSV mode)
+                   and counts those that differ from the recomputation's
+                   (meaningful with the other options at their defaults)
 """
 import argparse
 import importlib.util
@@ -68,8 +79,17 @@ def read_tokens(data):
     return docs
 
 
+def line_m16(fl):
+    """Each token's line multiplier (version 5) from its flag byte, or None
+    for tokens listed by a reference older than version 5."""
+    if len(fl) == 0 or not np.all(fl & 0x80):
+        return None
+    return ((fl >> 2) & 31).astype(np.int64)
+
+
 def prepare(h, fl):
-    """A document's distinct words, their bits (+1/-1) and its runs."""
+    """A document's distinct words, their bits (+1/-1), its runs and the
+    line multipliers of its tokens."""
     newrun = (fl & 1).astype(bool)
     newrun[0] = True
     run = np.cumsum(newrun) - 1
@@ -77,7 +97,14 @@ def prepare(h, fl):
     uh, inv = np.unique(h, return_inverse=True)
     bits = np.unpackbits(uh.view(np.uint8).reshape(-1, 8), axis=1, bitorder='little')
     return dict(n=len(h), runlen=runlen, uh=uh, inv=inv, count=np.bincount(inv),
-                bits=bits.astype(np.int8) * 2 - 1)
+                bits=bits.astype(np.int8) * 2 - 1, m16=line_m16(fl))
+
+
+def line_weight(occ, m16):
+    """Version 5: run weights occ on lines of multipliers m16."""
+    if m16 is None:
+        sys.exit('weights_sim: these tokens have no line multipliers (a reference before version 5)')
+    return np.maximum(1, np.floor((occ * m16 + 8) / 16))
 
 
 def fingerprint(p, args, freq, freqkeys):
@@ -87,6 +114,8 @@ def fingerprint(p, args, freq, freqkeys):
         L = p['runlen'].astype(float)
         occ = np.maximum(1, np.floor(L ** args.power * 64 ** (1.5 - args.power) / 2 + 0.5))
         least = 256
+    if args.version >= 5:
+        occ = line_weight(occ, p['m16'])
     w = np.bincount(p['inv'], occ, minlength=len(p['uh']))
     r = w * p['count'] ** args.occurrences * 16
     g = min(1.0, p['n'] / 1000)
@@ -104,6 +133,27 @@ def fingerprint(p, args, freq, freqkeys):
     return int(np.packbits((s > 0).astype(np.uint8), bitorder='little').view(np.uint64)[0])
 
 
+def reference_fingerprints(reference, version, path):
+    """{id: simhash(body) of version} of a tab-separated file, computed by the
+    reference itself (its CSV mode), for --verify; documents without words
+    are left out, as tokens() leaves them out."""
+    import csv
+    import io
+    ids, buf = [], io.StringIO()
+    w = csv.writer(buf, lineterminator='\n', quoting=csv.QUOTE_ALL)
+    w.writerow(['body', 'features', 'n', 'weighting', 'numbers'])
+    for line in open(path, encoding='utf-8'):
+        f = line.rstrip('\n').split('\t')
+        body = re.sub(r'\\([n\\])', lambda m: '\n' if m.group(1) == 'n' else '\\', f[-1])
+        ids.append(int(f[0]))
+        w.writerow([body, 'words', 0, 'runs', 'false'])
+    out = subprocess.run([reference, str(version)], input=buf.getvalue().encode(),
+                         capture_output=True, check=True).stdout.decode()
+    csv.field_size_limit(1 << 30)
+    rows = list(csv.reader(io.StringIO(out, newline='')))[1:]
+    return {i: int(r[5], 16) for i, r in zip(ids, rows) if r[5]}
+
+
 def popcount(x):
     return np.unpackbits(x.view(np.uint8).reshape(x.shape + (8,)), axis=-1).sum(-1)
 
@@ -117,6 +167,8 @@ def main():
     ap.add_argument('--cap-words', type=int, default=10000)
     ap.add_argument('--occurrences', type=float, default=0.5)
     ap.add_argument('--no-long', action='store_true')
+    ap.add_argument('--version', type=int, default=5, choices=(4, 5))
+    ap.add_argument('--verify', action='store_true')
     args = ap.parse_args()
     freq = frequent_words(args.reference)
     freqkeys = np.array(list(freq), dtype=np.uint64)
@@ -132,6 +184,11 @@ def main():
         meta[int(f[0])] = (f[1], f[2])
     docs = tokens('docs.tsv')
     fps = {i: fingerprint(p, args, freq, freqkeys) for i, p in docs.items()}
+    if args.verify:
+        direct = reference_fingerprints(args.reference, args.version, os.path.join(args.sets, 'docs.tsv'))
+        differ = sum(1 for i, fp in direct.items() if fps.get(i) != fp)
+        print('verify: %d of %d documents\' fingerprints differ from the reference\'s (version %d)'
+              % (differ, len(direct), args.version))
     scores = {}
     for line in open(os.path.join(args.sets, 'pairs.tsv')):
         a, b, label, kind = line.split()

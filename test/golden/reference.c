@@ -1,7 +1,7 @@
 /*
  * reference.c
  *	  An independent, deliberately naive implementation of simhash(text)
- *	  algorithm versions 3 and 4, used to compute the golden vectors.
+ *	  algorithm versions 3, 4 and 5, used to compute the golden vectors.
  *
  * It shares no code with the extension: it normalizes the whole text with
  * ICU at once (no chunks), segments it with one ICU word break iterator
@@ -31,6 +31,22 @@
  * for N <= 10000, max(ceil(9.0 W / 200.0 * sqrt(10000.0 / N)), 16 * floor)
  * for longer documents.  Under runs an occurrence in a run of L words
  * weighs floor(L sqrt(L) / 2 + 0.5) instead of L (floor: 256, a full run).
+ *
+ * Version 5 ("reference 5") is version 4 with line weights where version 4
+ * has its run weights (single words weighted runs): an occurrence in a run
+ * of L words on a line of multiplier m16 weighs
+ * max(1, floor((w4 * m16 + 8) / 16)), w4 = floor(L sqrt(L) / 2 + 0.5).
+ * Lines are those of the raw UTF-8 text, broken by "\r\n" (one break),
+ * "\n", "\r", U+2028 and U+2029; a line's length is its byte count capped
+ * at 4096; T, the typical line, is the length of the line that holds the
+ * median byte among the non-empty lines of the first 65,536 bytes (each
+ * counted only up to there, capped at 4096); m16 = min(16, floor(16 len / T))
+ * (16 when no line of the prefix is non-empty: the text starts with 65,536
+ * bytes of line breaks).  The normalized text keeps every line break
+ * character one for one (checked by "reference check-lines"), so the k-th
+ * break character of the normalized text is the k-th of the raw text, and a
+ * token lies on the raw line that follows the last break character before it
+ * (raw_lines, line_at in tokenize).
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
@@ -68,6 +84,8 @@ typedef struct Token
 	bool		newrun;			/* a run break between it and the previous */
 	bool		newline;		/* a line break between it and the previous */
 	int			run;			/* index of its run */
+	int			line;			/* index of its raw line (raw_lines) */
+	int			m16;			/* version 5: its line's multiplier */
 } Token;
 
 typedef struct Feature
@@ -157,7 +175,7 @@ breaks_run(UChar32 c)
 	}
 }
 
-/* The version computed: 3 or 4 (the first argument; default 4). */
+/* The version computed: 3, 4 or 5 (the first argument; default 4). */
 static int	version = 4;
 /* Features 'chars' (under version 4 a CJK run is then one token). */
 static bool chars_kind = false;
@@ -189,10 +207,14 @@ typedef struct TokenList
 	int			cap;
 	bool		newrun;
 	bool		newline;
+	const int  *line_at;		/* raw line of each UTF-16 unit of the
+								 * normalized text */
+	int32_t		base;			/* offset of the piece being segmented */
 } TokenList;
 
+/* Appends a token that starts at pos of the piece being segmented. */
 static void
-push(TokenList *tl, char *s, int len, bool gap)
+push(TokenList *tl, char *s, int len, bool gap, int32_t pos)
 {
 	if (tl->n == tl->cap)
 	{
@@ -204,6 +226,7 @@ push(TokenList *tl, char *s, int len, bool gap)
 	tl->toks[tl->n].gap = gap;
 	tl->toks[tl->n].newrun = tl->newrun;
 	tl->toks[tl->n].newline = tl->newline;
+	tl->toks[tl->n].line = tl->line_at[tl->base + pos];
 	tl->n++;
 	tl->newrun = false;
 	tl->newline = false;
@@ -267,7 +290,7 @@ segment_words(const UChar *norm, int32_t nn, bool numbers, TokenList *tl)
 			}
 			U8_APPEND_UNSAFE(out, len, c);
 		}
-		push(tl, out, len, start != prev_end);
+		push(tl, out, len, start != prev_end, start);
 		prev_end = end;
 	}
 	ubrk_close(bi);
@@ -289,6 +312,7 @@ segment_cjk_run(const UChar *norm, int32_t nn, TokenList *tl)
 	for (int32_t i = 0; i < nn;)
 	{
 		UChar32		c;
+		int32_t		at = i;
 
 		U16_NEXT(norm, i, nn, c);
 		if (c == last && ++run > MAX_RUN)
@@ -306,13 +330,125 @@ segment_cjk_run(const UChar *norm, int32_t nn, TokenList *tl)
 			int			len = 0;
 
 			U8_APPEND_UNSAFE(one, len, c);
-			push(tl, one, len, true);
+			push(tl, one, len, true, at);
 		}
 	}
 	if (chars_kind)
-		push(tl, whole, wlen, true);
+		push(tl, whole, wlen, true, 0);
 	else
 		free(whole);
+}
+
+#define LINE_CAP 4096			/* a line's length is capped at this */
+#define LINE_PREFIX 65536		/* the bytes that decide the typical line */
+
+/* Version 5: the lines of the raw text. */
+typedef struct RawLines
+{
+	int			n;				/* lines */
+	long	   *len;			/* each line's byte count, capped at LINE_CAP */
+	int			nbreaks;		/* line break characters ("\r\n": two) */
+	int		   *after;			/* the line that follows each of them */
+	long		typical;		/* T; 0 if no line of the prefix is non-empty */
+} RawLines;
+
+/* Bytes of the line break character at t[i] (1 or 3), or 0. */
+static int
+break_at(const unsigned char *t, size_t i, size_t n)
+{
+	if (t[i] == '\r' || t[i] == '\n')
+		return 1;
+	if (i + 2 < n && t[i] == 0xE2 && t[i + 1] == 0x80 && (t[i + 2] == 0xA8 || t[i + 2] == 0xA9))
+		return 3;
+	return 0;
+}
+
+static int
+cmp_long(const void *a, const void *b)
+{
+	long		x = *(const long *) a,
+				y = *(const long *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The lines of text, their lengths and the typical line T. */
+static RawLines
+raw_lines(const char *text)
+{
+	const unsigned char *t = (const unsigned char *) text;
+	size_t		n = strlen(text),
+				start = 0,
+				i = 0;
+	RawLines	rl = {0, malloc(sizeof(long) * (n + 1)), 0, malloc(sizeof(int) * (n + 1)), 0};
+	long	   *prefix = malloc(sizeof(long) * (n + 1)),
+				total = 0,
+				below = 0;
+	int			np = 0,
+				line = 0;
+
+	for (;;)
+	{
+		int			b = i < n ? break_at(t, i, n) : 0;
+
+		if (i < n && b == 0)
+		{
+			i++;
+			continue;
+		}
+		/* the line [start, i) */
+		rl.len[line] = (long) (i - start) < LINE_CAP ? (long) (i - start) : LINE_CAP;
+		if (start < LINE_PREFIX)
+		{
+			long		part = (long) ((i < LINE_PREFIX ? i : LINE_PREFIX) - start);
+
+			if (part > LINE_CAP)
+				part = LINE_CAP;
+			if (part > 0)
+				prefix[np++] = part;
+		}
+		if (i == n)
+			break;
+		line++;
+		rl.after[rl.nbreaks++] = line;
+		if (t[i] == '\r' && i + 1 < n && t[i + 1] == '\n')
+		{
+			/* "\r\n": one break of two break characters */
+			rl.after[rl.nbreaks++] = line;
+			i++;
+		}
+		i += b;
+		start = i;
+	}
+	rl.n = line + 1;
+
+	/* T: the shortest length t with 2 (sum of lengths <= t) >= sum */
+	qsort(prefix, np, sizeof(long), cmp_long);
+	for (int k = 0; k < np; k++)
+		total += prefix[k];
+	for (int k = 0; k < np; k++)
+	{
+		below += prefix[k];
+		if (2 * below >= total)
+		{
+			rl.typical = prefix[k];
+			break;
+		}
+	}
+	free(prefix);
+	return rl;
+}
+
+/* Version 5: the multiplier of a line, in sixteenths. */
+static int
+line_m16(const RawLines *rl, int line)
+{
+	long		m;
+
+	if (rl->typical == 0)
+		return 16;
+	m = 16 * rl->len[line] / rl->typical;
+	return m < 16 ? (int) m : 16;
 }
 
 /* Segments the whole document into kept tokens. */
@@ -325,7 +461,11 @@ tokenize(const char *text, bool numbers, int *ntokens)
 	UChar	   *u16,
 			   *norm;
 	const UNormalizer2 *nfkc = unorm2_getNFKCCasefoldInstance(&st);
-	TokenList	tl = {NULL, 0, 0, true, true};
+	TokenList	tl = {NULL, 0, 0, true, true, NULL, 0};
+	RawLines	rl = raw_lines(text);
+	int		   *line_at;
+	int			k = 0,
+				line = 0;
 
 	u_strFromUTF8WithSub(NULL, 0, &n16, text, -1, 0xFFFD, NULL, &st);
 	st = U_ZERO_ERROR;
@@ -337,6 +477,26 @@ tokenize(const char *text, bool numbers, int *ntokens)
 	nn = unorm2_normalize(nfkc, u16, n16, norm, nn + 1, &st);
 	if (U_FAILURE(st))
 		die("normalization failed");
+
+	/*
+	 * The raw line of each unit of the normalized text: the k-th line break
+	 * character of the normalized text is the raw text's k-th.
+	 */
+	line_at = malloc(sizeof(int) * (nn + 1));
+	for (int32_t i = 0; i < nn; i++)
+	{
+		line_at[i] = line;
+		if (norm[i] == '\r' || norm[i] == '\n' || norm[i] == 0x2028 || norm[i] == 0x2029)
+		{
+			if (k == rl.nbreaks)
+				die("the normalized text has more line breaks than the text");
+			line = rl.after[k++];
+		}
+	}
+	line_at[nn] = line;
+	if (k != rl.nbreaks)
+		die("the normalized text has fewer line breaks than the text");
+	tl.line_at = line_at;
 
 	if (version < 4)
 		segment_words(norm, nn, numbers, &tl);
@@ -363,6 +523,7 @@ tokenize(const char *text, bool numbers, int *ntokens)
 					break;
 				to = j;
 			}
+			tl.base = from;
 			if (cjk)
 				segment_cjk_run(norm + from, to - from, &tl);
 			else
@@ -370,8 +531,13 @@ tokenize(const char *text, bool numbers, int *ntokens)
 			from = to;
 		}
 	}
+	for (int i = 0; i < tl.n; i++)
+		tl.toks[i].m16 = line_m16(&rl, tl.toks[i].line);
 	free(u16);
 	free(norm);
+	free(line_at);
+	free(rl.len);
+	free(rl.after);
 	*ntokens = tl.n;
 	return tl.toks;
 }
@@ -409,6 +575,7 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 	int			nf = 0;
 	double		sums[64] = {0};
 	bool		any = false;
+	bool		runweights4;
 
 	if (n == 0)
 		n = strcmp(kind, "words") == 0 ? 1 : strcmp(kind, "shingles") == 0 ? 2 : 3;
@@ -427,7 +594,8 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 		if (runlen[r] > RUN_CAP)
 			runlen[r] = RUN_CAP;
 	/* version 4: single words weighted runs weigh floor(L sqrt(L) / 2 + 0.5) */
-	if (version >= 4 && !chars_kind && strcmp(weighting, "runs") == 0 && n == 1)
+	runweights4 = version >= 4 && !chars_kind && strcmp(weighting, "runs") == 0 && n == 1;
+	if (runweights4)
 		for (int r = 0; r < nruns; r++)
 			runlen[r] = (long) floor(runlen[r] * sqrt((double) runlen[r]) / 2.0 + 0.5);
 
@@ -495,7 +663,15 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 				len += toks[i + k].len;
 			}
 			feats[nf].hash = XXH3_64bits(buf, len);
-			feats[nf++].weight_runs = runlen[toks[i + m - 1].run];
+			feats[nf].weight_runs = runlen[toks[i + m - 1].run];
+			if (version >= 5 && runweights4)
+			{
+				/* the line weight: w4 * m16 / 16, rounded, at least 1 */
+				long		w = (feats[nf].weight_runs * toks[i + m - 1].m16 + 8) / 16;
+
+				feats[nf].weight_runs = w > 1 ? w : 1;
+			}
+			nf++;
 		}
 	}
 
@@ -641,15 +817,17 @@ read_field(FILE *f, char *buf, size_t cap)
 				if (c != '"')
 					break;
 			}
-			if (len + 1 < cap)
-				buf[len++] = (char) c;
+			if (len + 1 >= cap)
+				die("a field is too long");
+			buf[len++] = (char) c;
 		}
 	}
 	else
 		while (c != ',' && c != '\n' && c != EOF)
 		{
-			if (len + 1 < cap)
-				buf[len++] = (char) c;
+			if (len + 1 >= cap)
+				die("a field is too long");
+			buf[len++] = (char) c;
 			c = getc(f);
 		}
 	buf[len] = '\0';
@@ -678,10 +856,13 @@ write_field(const char *s)
  * "reference tokens": the tokens of each document of a tab-separated file
  * (first field an integer id, last field the text, with \n and \\ escaped
  * as COPY writes them; bench/make_quality_sets.py's docs.tsv and long.tsv)
- * under version 4, for bench/weights_sim.py: per document its id and
- * number of tokens n (int32 each), the n XXH3 hashes of the tokens (uint64),
- * then n flag bytes (bit 0: a run break before the token, bit 1: a line
- * break before it; both set for the first), native byte order.
+ * under version 4 (version 5 has the same tokens), for bench/weights_sim.py:
+ * per document its id and number of tokens n (int32 each), the n XXH3
+ * hashes of the tokens (uint64), then n flag bytes, native byte order.
+ * A flag byte's bit 0: a run break before the token; bit 1: a line break
+ * before it (both set for the first); bits 2 to 6: its line's version 5
+ * multiplier m16 (0 to 16); bit 7: set (bits 2 to 6 hold m16; output of
+ * this reference before version 5 had bits 2 to 7 clear).
  */
 static void
 write_tokens(void)
@@ -700,6 +881,8 @@ write_tokens(void)
 
 		if (last == NULL)
 			die("tokens: a line without a tab");
+		if (strchr(line, '\n') == NULL && !feof(stdin))
+			die("tokens: a line is too long");
 		for (char *p = last + 1; *p && *p != '\n'; p++)
 		{
 			if (*p == '\\' && p[1] == 'n')
@@ -721,7 +904,8 @@ write_tokens(void)
 		}
 		for (int i = 0; i < ntok; i++)
 		{
-			unsigned char f = (i == 0 || toks[i].newrun) | ((i == 0 || toks[i].newline) << 1);
+			unsigned char f = (i == 0 || toks[i].newrun) | ((i == 0 || toks[i].newline) << 1) |
+				(toks[i].m16 << 2) | 0x80;
 
 			fwrite(&f, 1, 1, stdout);
 			free(toks[i].s);
@@ -730,10 +914,77 @@ write_tokens(void)
 	}
 }
 
+/*
+ * "reference check-lines": checks that NFKC_Casefold keeps the line break
+ * characters one for one, which line_at relies on: each of them normalizes
+ * to itself, no other code point normalizes to a text containing one, and
+ * a sample text keeps them in place.
+ */
+static int
+check_lines(void)
+{
+	UErrorCode	st = U_ZERO_ERROR;
+	const UNormalizer2 *nfkc = unorm2_getNFKCCasefoldInstance(&st);
+	int			bad = 0;
+	static const UChar sample[] = {'A', '\r', '\n', 0x00AD, '\r', 0x0301, '\n', 0x2028,
+	0xFF21, 0x2029, 0x1E9E, '\r', '\r', 0x200B, '\n', 0};
+	UChar		out[64];
+	int32_t		n;
+	int			k = 0;
+
+	for (UChar32 c = 0; c <= 0x10FFFF; c++)
+	{
+		UChar		in[2];
+		int32_t		len = 0;
+		bool		brk = c == '\r' || c == '\n' || c == 0x2028 || c == 0x2029;
+		int			found = 0;
+
+		if (c >= 0xD800 && c <= 0xDFFF)
+			continue;
+		U16_APPEND_UNSAFE(in, len, c);
+		st = U_ZERO_ERROR;
+		n = unorm2_normalize(nfkc, in, len, out, 64, &st);
+		if (U_FAILURE(st))
+			die("normalization failed");
+		for (int32_t i = 0; i < n; i++)
+			if (out[i] == '\r' || out[i] == '\n' || out[i] == 0x2028 || out[i] == 0x2029)
+				found++;
+		if (brk ? (n != 1 || out[0] != c) : found != 0)
+		{
+			printf("U+%04X normalizes to %d units, %d of them line breaks\n", (unsigned) c, n, found);
+			bad++;
+		}
+	}
+	st = U_ZERO_ERROR;
+	n = unorm2_normalize(nfkc, sample, -1, out, 64, &st);
+	if (U_FAILURE(st))
+		die("normalization failed");
+	for (int32_t i = 0; sample[i]; i++)
+		if (sample[i] == '\r' || sample[i] == '\n' || sample[i] == 0x2028 || sample[i] == 0x2029)
+		{
+			while (k < n && out[k] != '\r' && out[k] != '\n' && out[k] != 0x2028 && out[k] != 0x2029)
+				k++;
+			if (k == n || out[k] != sample[i])
+			{
+				printf("the sample's line break %d is not kept\n", i);
+				bad++;
+			}
+			k++;
+		}
+	for (; k < n; k++)
+		if (out[k] == '\r' || out[k] == '\n' || out[k] == 0x2028 || out[k] == 0x2029)
+		{
+			printf("the sample gains a line break\n");
+			bad++;
+		}
+	printf("%s\n", bad ? "line breaks NOT kept one for one" : "line breaks kept one for one");
+	return bad != 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	static char body[1 << 20];
+	static char body[1 << 24];
 	char		kind[64],
 				n[16],
 				weighting[64],
@@ -746,10 +997,12 @@ main(int argc, char **argv)
 		write_tokens();
 		return 0;
 	}
+	if (argc > 1 && strcmp(argv[1], "check-lines") == 0)
+		return check_lines();
 	if (argc > 1)
 		version = atoi(argv[1]);
-	if (version != 3 && version != 4)
-		die("the version must be 3 or 4");
+	if (version < 3 || version > 5)
+		die("the version must be 3, 4 or 5");
 	for (;;)
 	{
 		int			c = read_field(stdin, body, sizeof(body));
