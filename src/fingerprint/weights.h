@@ -75,7 +75,7 @@ extern const int16 simhash_run_weight_v3[SIMHASH_RUN_CAP + 1];
  * navigation, meta lines) weigh less, in proportion.  Everything else is
  * version 4's (the cap's floor too).
  */
-extern const int16 simhash_run_weight_v5[LINE_CLASSES][SIMHASH_RUN_CAP + 1];
+extern int16 simhash_run_weight_v5[LINE_CLASSES][SIMHASH_RUN_CAP + 1];
 
 /*
  * Version 4's cap shrinks with the length of long documents: with N the
