@@ -51,18 +51,22 @@ LineBreaksAdd(LineBreaks *lb, int32 q, int blen)
 /*
  * Lists in lb the breaks of u[0..n) found 64 bytes at a time, then 32
  * (reading 2 more, so while they lie before limit); returns where it
- * stopped.  One compare finds "\n", "\r" and 0xE2 at once; only an 0xE2
- * (rare in most text) is looked at further.  A break that starts inside
- * the 3 bytes of an earlier one cannot occur (its bytes are E2 80 A8/A9,
- * none of them a break's first byte).
+ * stopped.  One lookup by the low nibble and one compare find "\n", "\r"
+ * and 0xE2 at once; only an 0xE2 (rare in most text) is looked at
+ * further.  A break that starts inside the 3 bytes of an earlier one
+ * cannot occur (its bytes are E2 80 A8/A9, none of them a break's first
+ * byte).
  */
 __attribute__((target("avx2,bmi")))
 static int32
 LineBreaksScanAvx2(const uint8 *u, int32 n, int32 limit, LineBreaks *lb)
 {
-	const __m256i lf = _mm256_set1_epi8('\n');
-	const __m256i cr = _mm256_set1_epi8('\r');
-	const __m256i e2 = _mm256_set1_epi8((char) 0xE2);
+	/* the one candidate byte with each low nibble (or one that is none) */
+	const __m256i table = _mm256_setr_epi8(0x01, 0, (char) 0xE2, 0, 0, 0, 0, 0,
+										   0, 0, '\n', 0, 0, '\r', 0, 0,
+										   0x01, 0, (char) 0xE2, 0, 0, 0, 0, 0,
+										   0, 0, '\n', 0, 0, '\r', 0, 0);
+	const __m256i low = _mm256_set1_epi8(0x0F);
 	int32		stop = Min(n, limit - 2);	/* a block's end, 2 bytes before limit */
 	int32		p = 0;
 	int32		k = lb->n;
@@ -70,9 +74,7 @@ LineBreaksScanAvx2(const uint8 *u, int32 n, int32 limit, LineBreaks *lb)
 	uint8	   *len = lb->len;
 
 #define LINES_CANDIDATES(b) \
-	((uint32) _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b, lf), \
-																   _mm256_cmpeq_epi8(b, cr)), \
-												   _mm256_cmpeq_epi8(b, e2))))
+	((uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, _mm256_and_si256(b, low)), b)))
 	while (p + 32 <= stop)
 	{
 		uint64		m;
