@@ -89,12 +89,19 @@ LineBreakFind(LineBreaks *lb, const char *s, int32 from, int32 to, int32 limit,
 	return LineBreakNext(s, from, to, limit, breaklen);
 }
 
-/* The multiplier, in sixteenths, of a line of len bytes (capped). */
+/*
+ * The multiplier, in sixteenths, of a line of len >= 0 bytes (capped) when
+ * the typical line has typical (1 .. LINE_CAP_BYTES) bytes; 32-bit
+ * arithmetic suffices: 16 * LINE_CAP_BYTES < 2^31.
+ */
 static inline int
 LineClass(int32 len, int32 typical)
 {
-	int64		m = (int64) (LINE_CLASSES - 1) * Min(len, LINE_CAP_BYTES) / typical;
+	uint32		m;
 
+	if (len >= typical)
+		return LINE_CLASSES - 1;
+	m = (uint32) ((LINE_CLASSES - 1) * Min(len, LINE_CAP_BYTES)) / (uint32) typical;
 	return (int) Min(m, LINE_CLASSES - 1);
 }
 

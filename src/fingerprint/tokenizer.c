@@ -194,6 +194,78 @@ SegmentSpan(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
  */
 #define CUT_LOOKAHEAD	(LINE_CAP_BYTES + 64)
 
+/* Records a line cut at s + line, from which words weigh c sixteenths. */
+static inline void
+AddLineCut(SegmentState *st, const char *s, int32 line, int c)
+{
+	if (st->ncuts == st->cutcap)
+	{
+		st->cutcap = Max(64, 2 * st->cutcap);
+		st->cuts = st->cuts ? repalloc(st->cuts, st->cutcap * sizeof(char *)) :
+			palloc(st->cutcap * sizeof(char *));
+		st->cutclass = st->cutclass ? repalloc(st->cutclass, st->cutcap) :
+			palloc(st->cutcap);
+	}
+	st->cuts[st->ncuts] = s + line;
+	st->cutclass[st->ncuts++] = (uint8) c;
+}
+
+/*
+ * FindLineCuts when st->linebreaks lists every line break of the text
+ * s[0..len) (a text of at most TYPICAL_PREFIX_BYTES): the lines are read
+ * off the list.  A line's length here may exceed LINE_CAP_BYTES, which
+ * LineClass caps, so the multipliers are those of FindLineCuts' search.
+ */
+static void
+FindLineCutsListed(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	LineBreaks *lb = &st->linebreaks;
+	const int32 *pos = lb->pos;
+	const uint8 *blen = lb->len;
+	int32		nb = lb->n;
+	int32		i = lb->cursor;
+	int32		line = start;
+	int32		before = st->linebefore;
+	int			class = st->lineclass;
+
+	while (i < nb && pos[i] < start)
+		i++;
+	for (;;)
+	{
+		int32		brk = i < nb ? pos[i] : len;
+		int32		linelen = before + (brk - line);
+
+		/* an empty line holds no word: it changes nothing */
+		if (linelen > 0)
+		{
+			int			c = LineClass(linelen, st->typical);
+
+			if (c != class)
+			{
+				Assert(before == 0);
+				AddLineCut(st, s, line, c);
+				class = c;
+			}
+		}
+		if (brk >= end)
+		{
+			/* the line goes on in the next chunk, if any */
+			st->linebefore = (int32) Min((int64) before + (end - line),
+										 (int64) LINE_CAP_BYTES);
+			break;
+		}
+		line = brk + blen[i++];
+		before = 0;
+		if (line >= end)
+		{
+			st->linebefore = 0;
+			break;
+		}
+	}
+	lb->cursor = i;
+	st->linecut = st->ncuts > 0 ? (uintptr_t) st->cuts[0] : UINTPTR_MAX;
+}
+
 /*
  * Version 5: finds the line cuts of the chunk s[start..end) (see
  * SegmentState): the start of each non-empty line whose multiplier differs
@@ -210,6 +282,11 @@ FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 	int			class = st->lineclass;
 
 	st->ncuts = st->nextcut = 0;
+	if (st->linebreaks.base == s && st->linebreaks.scanned == len)
+	{
+		FindLineCutsListed(st, s, start, end, len);
+		return;
+	}
 	for (;;)
 	{
 		int32		blen;
@@ -224,18 +301,9 @@ FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 
 			if (c != class)
 			{
-				if (st->ncuts == st->cutcap)
-				{
-					st->cutcap = Max(64, 2 * st->cutcap);
-					st->cuts = st->cuts ? repalloc(st->cuts, st->cutcap * sizeof(char *)) :
-						palloc(st->cutcap * sizeof(char *));
-					st->cutclass = st->cutclass ? repalloc(st->cutclass, st->cutcap) :
-						palloc(st->cutcap);
-				}
 				/* a line that began in an earlier chunk was cut there */
 				Assert(before == 0);
-				st->cuts[st->ncuts] = s + line;
-				st->cutclass[st->ncuts++] = (uint8) c;
+				AddLineCut(st, s, line, c);
 				class = c;
 			}
 		}

@@ -166,7 +166,8 @@ ChooseAsciiKernel(int simd)
  * ICU's word rules restricted to ASCII: a token is a maximal run of
  * letters, digits and '_', in which also '.' or '\'' may stand between two
  * letters, and '.', '\'', ',' or ';' between two digits.  One pass per
- * byte: classify, lower-case, shorten runs, note letters and run breaks.
+ * byte: classify, lower-case, note letters and run breaks; then shorten
+ * runs in the token.
  * With the default options (st->rc) each token is hashed and counted here,
  * as FeatureExtractorAddToken would (the short stretches between CJK runs
  * of version 4 come here); else the tokens go to st->fx.
@@ -208,12 +209,18 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 		if (i >= len)
 			break;
 
-		/* find its end */
+		/* find its end, lower-case it on the way, note what it holds */
 		start = i;
 		for (;;)
 		{
-			while (i < len && (ascii_flags[u[i]] & AF_WORD))
+			uint8		f;
+
+			while (i < len && ((f = ascii_flags[u[i]]) & AF_WORD))
+			{
+				seen |= f;
+				out[toklen++] = (char) ascii_lower[u[i]];
 				i++;
+			}
 			if (i + 1 < len)
 			{
 				uint8		m = ascii_flags[u[i]];
@@ -223,6 +230,9 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 				if (((m & AF_MIDLETTER) && (x & y & AF_AHLETTER)) ||
 					((m & AF_MIDNUM) && (x & y & AF_DIGIT)))
 				{
+					seen |= m | y;
+					out[toklen++] = (char) ascii_lower[u[i]];
+					out[toklen++] = (char) ascii_lower[u[i + 1]];
 					i += 2;
 					continue;
 				}
@@ -230,12 +240,7 @@ SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 			break;
 		}
 
-		/* lower-case it, note what it holds, shorten runs of one byte */
-		for (int32 k = start; k < i; k++)
-		{
-			seen |= ascii_flags[u[k]];
-			out[toklen++] = (char) ascii_lower[u[k]];
-		}
+		/* shorten runs of one byte */
 		if (!(seen & keepmask))
 		{
 			for (int32 k = start; k < i; k++)

@@ -612,14 +612,17 @@ CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
  * The same corrections with AVX2 (simhash.simd = auto or avx2 on a CPU
  * without AVX-512F): 64 counters of 32 bits in eight vectors, counter
  * 8 * j + l in lane l of vector j; a changed word's difference goes into
- * the lanes whose bit of the hash, moved up to the lane's sign bit, is set
- * (a shift and a blend per vector).  The bits of vector j are those of
- * the hash's half shifted right by 8 * (j % 4) and then left by a variable
- * shift (31 - l in lane l), so one shift vector serves all eight; the
- * eight counters are named variables, not an array, so that they stay in
- * registers (with the four shift vectors of the earlier version, GCC kept
- * them on the stack: a load and a store per vector and word).  Flushed
- * like CorrectionsAvx512.
+ * the lanes whose bit of the hash, moved up to the lane's sign bit, is set:
+ * per vector a variable shift of the hash's half (by 31 - 8 * (j % 4) - l
+ * in lane l, four shift vectors), an addition and a blend that keeps the
+ * sum where that bit is set (three instructions; a blend of zero and the
+ * difference, which GCC turns into a compare and an and, then added, took
+ * four, and a shift right by 8 * (j % 4) before one shift vector a fifth).
+ * The eight counters are named variables, not an array, so that they stay
+ * in registers (an earlier version with an array of them had GCC keep them
+ * on the stack: a load and a store per vector and word); two of the shift
+ * vectors are read from memory by the shifts themselves.  Flushed like
+ * CorrectionsAvx512.
  */
 static int	cpu_has_avx2 = -1;
 
@@ -638,8 +641,11 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 	int64		pending = 0;	/* sum of the |delta| in the counters */
 	int32		lanes[64];
 
-	/* shift of lane l: bit l of the (already shifted) half to bit 31 */
-	const __m256i shift = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+	/* shift of lane l of vector j % 4: bit 8 * (j % 4) + l of the half to bit 31 */
+	const __m256i shift0 = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+	const __m256i shift1 = _mm256_setr_epi32(23, 22, 21, 20, 19, 18, 17, 16);
+	const __m256i shift2 = _mm256_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8);
+	const __m256i shift3 = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
 
 	acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = acc6 = acc7 = _mm256_setzero_si256();
 	for (int32 k = 0; k <= n; k++)
@@ -670,22 +676,22 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 			continue;
 		}
 		{
-			__m256		v = _mm256_castsi256_ps(_mm256_set1_epi32((int32) d));
-			__m256		zero = _mm256_setzero_ps();
+			__m256i		v = _mm256_set1_epi32((int32) d);
 			__m256i		lo = _mm256_set1_epi32((int32) (uint32) hash[k]);
 			__m256i		hi = _mm256_set1_epi32((int32) (uint32) (hash[k] >> 32));
 
-#define CORRECT(acc, half, by) \
-			acc = _mm256_add_epi32(acc, _mm256_castps_si256(_mm256_blendv_ps(zero, v, \
-				_mm256_castsi256_ps(_mm256_sllv_epi32(_mm256_srli_epi32(half, by), shift)))))
-			CORRECT(acc0, lo, 0);
-			CORRECT(acc1, lo, 8);
-			CORRECT(acc2, lo, 16);
-			CORRECT(acc3, lo, 24);
-			CORRECT(acc4, hi, 0);
-			CORRECT(acc5, hi, 8);
-			CORRECT(acc6, hi, 16);
-			CORRECT(acc7, hi, 24);
+#define CORRECT(acc, half, shift) \
+			acc = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(acc), \
+				_mm256_castsi256_ps(_mm256_add_epi32(acc, v)), \
+				_mm256_castsi256_ps(_mm256_sllv_epi32(half, shift))))
+			CORRECT(acc0, lo, shift0);
+			CORRECT(acc1, lo, shift1);
+			CORRECT(acc2, lo, shift2);
+			CORRECT(acc3, lo, shift3);
+			CORRECT(acc4, hi, shift0);
+			CORRECT(acc5, hi, shift1);
+			CORRECT(acc6, hi, shift2);
+			CORRECT(acc7, hi, shift3);
 #undef CORRECT
 			pending += a;
 		}
