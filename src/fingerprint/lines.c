@@ -1,9 +1,9 @@
 /*
  * fingerprint/lines.c
  *	  Algorithm version 5's lines: line breaks and the typical line's
- *	  length (see lines.h).  The tokenizer (tokenizer.c) cuts a document's
- *	  spans where the multiplier of its lines changes and tells the weights
- *	  stage which one is in force.
+ *	  length (see lines.h).  The tokenizer (tokenizer.c) finds where the
+ *	  multiplier of the lines changes and tells the weights stage which one
+ *	  is in force at the first word past each such place.
  */
 #include "fingerprint/lines.h"
 #include "fingerprint/tokenizer.h"
@@ -12,7 +12,7 @@
 #include <emmintrin.h>
 #endif
 
-/* AVX2 for LineBreakNext: -1 until LinesInit asks the CPU */
+/* AVX2 for listing the breaks: -1 until LinesInit asks the CPU */
 static int	lines_avx2 = -1;
 
 /* U+2028 or U+2029 at s[p] (E2 80 A8 / E2 80 A9), read only before limit. */

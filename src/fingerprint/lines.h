@@ -25,15 +25,16 @@
 
 /*
  * The first line break in s[from..to), or to: its position, and in
- * *breaklen its length in bytes (1 or 3; 0 when there is none).  With AVX2
- * or SSE2 as simhash.simd allows (the same result).  Reads s[to..to + 2] to tell
- * U+2028/U+2029 at to - 1 or to - 2 from other characters only if those
- * bytes lie inside the caller's text (limit: its end).
+ * *breaklen its length in bytes (1 or 3; 0 when there is none): with SSE2
+ * unless simhash.simd is off (the same result; TypicalLineLength lists the
+ * first 64 kB's breaks with AVX2 where allowed).  Reads s[to..to + 2] to
+ * tell U+2028/U+2029 at to - 1 or to - 2 from other characters only if
+ * those bytes lie inside the caller's text (limit: its end).
  */
 extern int32 LineBreakNext(const char *s, int32 from, int32 to, int32 limit,
 						   int32 *breaklen);
 
-/* Before the first LineBreakNext of a backend. */
+/* Before the first TypicalLineLength of a backend. */
 extern void LinesInit(void);
 
 /*
