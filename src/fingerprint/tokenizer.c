@@ -211,88 +211,45 @@ AddLineCut(SegmentState *st, const char *s, int32 line, int c)
 }
 
 /*
- * FindLineCuts when st->linebreaks lists every line break of the text
- * s[0..len) (a text of at most TYPICAL_PREFIX_BYTES): the lines are read
- * off the list.  A line's length here may exceed LINE_CAP_BYTES, which
- * LineClass caps, so the multipliers are those of FindLineCuts' search.
- */
-static void
-FindLineCutsListed(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
-{
-	LineBreaks *lb = &st->linebreaks;
-	const int32 *pos = lb->pos;
-	const uint8 *blen = lb->len;
-	int32		nb = lb->n;
-	int32		i = lb->cursor;
-	int32		line = start;
-	int32		before = st->linebefore;
-	int			class = st->lineclass;
-
-	while (i < nb && pos[i] < start)
-		i++;
-	for (;;)
-	{
-		int32		brk = i < nb ? pos[i] : len;
-		int32		linelen = before + (brk - line);
-
-		/* an empty line holds no word: it changes nothing */
-		if (linelen > 0)
-		{
-			int			c = LineClass(linelen, st->typical);
-
-			if (c != class)
-			{
-				Assert(before == 0);
-				AddLineCut(st, s, line, c);
-				class = c;
-			}
-		}
-		if (brk >= end)
-		{
-			/* the line goes on in the next chunk, if any */
-			st->linebefore = (int32) Min((int64) before + (end - line),
-										 (int64) LINE_CAP_BYTES);
-			break;
-		}
-		line = brk + blen[i++];
-		before = 0;
-		if (line >= end)
-		{
-			st->linebefore = 0;
-			break;
-		}
-	}
-	lb->cursor = i;
-	st->linecut = st->ncuts > 0 ? (uintptr_t) st->cuts[0] : UINTPTR_MAX;
-}
-
-/*
  * Version 5: finds the line cuts of the chunk s[start..end) (see
  * SegmentState): the start of each non-empty line whose multiplier differs
  * from the line before it.  A line's length may need up to LINE_CAP_BYTES
  * past end (in s[0..len)); the bytes of the current line before start are
  * in st->linebefore.  A cut lies after a line break, where NFKC
- * normalization and UAX #29 both start afresh and every run ends.
+ * normalization and UAX #29 both start afresh and every run ends.  When
+ * st->linebreaks lists every break of s[0..len) (a text of at most
+ * TYPICAL_PREFIX_BYTES), the lines are read off the list; a line's length
+ * may then exceed LINE_CAP_BYTES, which LineClass caps, so the multipliers
+ * are those of the search.
  */
 static void
 FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 {
+	LineBreaks *lb = &st->linebreaks;
+	bool		listed = lb->base == s && lb->scanned == len;
+	int32		i = lb->cursor; /* listed: the next break's index */
 	int32		line = start;	/* start of the current line (or of the chunk) */
 	int32		before = st->linebefore;	/* the line's bytes before that */
 	int			class = st->lineclass;
 
 	st->ncuts = st->nextcut = 0;
-	if (st->linebreaks.base == s && st->linebreaks.scanned == len)
-	{
-		FindLineCutsListed(st, s, start, end, len);
-		return;
-	}
+	while (listed && i < lb->n && lb->pos[i] < start)
+		i++;
 	for (;;)
 	{
 		int32		blen;
-		int32		lim = Min(len, line + (LINE_CAP_BYTES - before));
-		int32		brk = LineBreakFind(&st->linebreaks, s, line, lim, len, &blen);
-		int32		linelen = before + (brk - line);
+		int32		brk;
+		int32		linelen;
+
+		if (listed)
+		{
+			brk = i < lb->n ? lb->pos[i] : len;
+			blen = i < lb->n ? lb->len[i] : 0;
+		}
+		else
+			brk = LineBreakFind(lb, s, line, Min(len, line + (LINE_CAP_BYTES - before)),
+								len, &blen);
+		linelen = before + (brk - line);
 
 		/* an empty line holds no word: it changes nothing */
 		if (linelen > 0)
@@ -308,8 +265,8 @@ FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 			}
 		}
 		/* past the cap, the line's end matters only inside the chunk */
-		while (blen == 0 && brk < end)
-			brk = LineBreakFind(&st->linebreaks, s, brk, end, len, &blen);
+		while (blen == 0 && brk < end && !listed)
+			brk = LineBreakFind(lb, s, brk, end, len, &blen);
 		if (blen == 0 || brk >= end)
 		{
 			/* the line goes on in the next chunk, if any */
@@ -319,12 +276,15 @@ FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 		}
 		line = brk + blen;
 		before = 0;
+		i++;
 		if (line >= end)
 		{
 			st->linebefore = 0;
 			break;
 		}
 	}
+	if (listed)
+		lb->cursor = i;
 	st->linecut = st->ncuts > 0 ? (uintptr_t) st->cuts[0] : UINTPTR_MAX;
 }
 
