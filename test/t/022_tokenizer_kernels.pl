@@ -1,10 +1,15 @@
 # The ASCII kernels of the tokenizer (src/fingerprint/tokenizer_sse2.c,
 # tokenizer_avx2.c, tokenizer_avx512.c) against the scalar reference
 # (tokenizer_ascii.c): test/fuzz/tokenizer_kernels.c runs each kernel the
-# CPU has on random and adversarial ASCII spans and compares the token
-# streams (bytes and run-break flags) and the hashes the kernels count
-# themselves (the RunCounter and TfCounter they fill) with the reference's.
-# Kernels the CPU lacks are skipped, with a note.  No server is needed.
+# CPU has on random and adversarial ASCII spans, with and without version
+# 5's line cuts, and compares the token streams (bytes, run-break flags and
+# line switches) and the hashes the kernels count themselves (the
+# RunCounter and TfCounter they fill) with the reference's.  Kernels the
+# CPU lacks are skipped, with a note.  No server is needed.
+# The AVX-512 kernel also runs on every CPU as "avx512-emulated":
+# tokenizer_avx512.c compiled unchanged with its intrinsics emulated in
+# portable C (SIMDe, libsimde-dev, and test/fuzz/avx512emu/ for what SIMDe
+# lacks); skipped, with a note, only where SIMDe is not installed.
 # (Version 4's CJK fast path, tokenizer_cjk.c, is linked in because the ICU
 # path calls it; the regression test fingerprint_icu compares it with ICU.)
 use strict;
@@ -20,15 +25,38 @@ $cc = (split ' ', $cc)[0] || 'cc';
 # ICU (for the run-break table the kernels read, as the server builds it)
 my $icu = `pkg-config --cflags --libs icu-uc 2>/dev/null`;
 $icu = '-licuuc -licudata' if $? != 0 || $icu !~ /\S/;
+my @icuflags = split(' ', $icu);
 
 my @sources = map { "src/fingerprint/$_.c" }
   qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu tokenizer_cjk
      weights frequent_words lanes);
-my $bin = PostgreSQL::Test::Utils::tempdir() . '/tokenizer_kernels';
+my $dir = PostgreSQL::Test::Utils::tempdir();
+my $bin = "$dir/tokenizer_kernels";
 my ($stdout, $stderr);
+
+# The emulated AVX-512 kernel, where SIMDe is installed: its own object,
+# since its <immintrin.h> is the emulation's (and no -mavx: see there)
+my @emulated;
+my $simde = IPC::Run::run([ $cc, '-E', '-x', 'c', '-' ],
+	'<', \"#include <simde/x86/avx512.h>\n", '>', \$stdout, '2>', \$stderr);
+if ($simde)
+{
+	my $obj = "$dir/tokenizer_avx512_emulated.o";
+	my $ok = IPC::Run::run(
+		[ $cc, '-O2', '-Wno-psabi', '-Itest/fuzz/avx512emu', '-Isrc', "-I$includedir",
+		  @icuflags, '-c', 'test/fuzz/avx512emu/tokenizer_avx512_emulated.c', '-o', $obj ],
+		'>', \$stdout, '2>', \$stderr);
+	ok($ok, 'the AVX-512 kernel builds with its instructions emulated') or diag($stderr);
+	@emulated = ('-DHAVE_AVX512_EMULATED', $obj) if $ok;
+}
+else
+{
+	diag('avx512-emulated: skipped, SIMDe is not installed (apt-get install libsimde-dev)');
+}
+
 my $built = IPC::Run::run(
 	[ $cc, '-O2', '-Isrc', "-I$includedir", 'test/fuzz/tokenizer_kernels.c',
-	  @sources, '-o', $bin, split(' ', $icu), '-lm' ],
+	  @sources, @emulated, '-o', $bin, @icuflags, '-lm' ],
 	'>', \$stdout, '2>', \$stderr);
 ok($built, 'the kernel comparison program builds') or diag($stderr);
 
@@ -41,6 +69,13 @@ for my $seed (1, time())
 	ok($ran && $stdout =~ /^all kernels agree$/m,
 		"every kernel gives the scalar kernel's tokens and hashes on 20000 spans (seed $seed)")
 	  or diag("$stdout$stderr");
+	# every kernel saw line cuts taken (version 5's LineCheck)
+	ok($stdout =~ /^(\d+) runs with line cuts, (\d+) cuts taken$/m && $1 > 1000 && $2 > 1000,
+		"the spans exercise line cuts (seed $seed)")
+	  or diag($stdout);
+	ok(!$simde || $stdout =~ /^avx512-emulated: \d+ runs .* 0 disagreements$/m,
+		"the emulated AVX-512 kernel ran (seed $seed)")
+	  if $seed == 1;
 }
 
 done_testing();
