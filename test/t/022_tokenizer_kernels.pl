@@ -4,8 +4,11 @@
 # CPU has on random and adversarial ASCII spans, with and without version
 # 5's line cuts, and compares the token streams (bytes, run-break flags and
 # line switches) and the hashes the kernels count themselves (the
-# RunCounter and TfCounter they fill) with the reference's.  Kernels the
-# CPU lacks are skipped, with a note.  No server is needed.
+# RunCounter and TfCounter they fill) with the reference's; then
+# test/fuzz/golden_kernels.c computes every golden vector
+# (test/golden/vectors*.csv) with each kernel, through the whole pipeline
+# outside a server.  Kernels the CPU lacks are skipped, with a note.  No
+# server is needed.
 # The AVX-512 kernel also runs on every CPU as "avx512-emulated":
 # tokenizer_avx512.c compiled unchanged with its intrinsics emulated in
 # portable C (SIMDe, libsimde-dev, and test/fuzz/avx512emu/ for what SIMDe
@@ -77,5 +80,35 @@ for my $seed (1, time())
 		"the emulated AVX-512 kernel ran (seed $seed)")
 	  if $seed == 1;
 }
+
+# The golden vectors with each kernel: tokenizer.c (the driver) in its own
+# object, so that each document runs the kernel under test (GoldenKernel)
+my $driver = "$dir/tokenizer_golden.o";
+my $golden = "$dir/golden_kernels";
+$built = IPC::Run::run(
+	[ $cc, '-O2', '-Isrc', "-I$includedir", @icuflags, '-DChooseAsciiKernel=GoldenKernel',
+	  '-c', 'src/fingerprint/tokenizer.c', '-o', $driver ],
+	'>', \$stdout, '2>', \$stderr)
+  && IPC::Run::run(
+	[ $cc, '-O2', '-Isrc', "-I$includedir", 'test/fuzz/golden_kernels.c', $driver,
+	  (map { "src/fingerprint/$_.c" }
+		qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu
+		   tokenizer_cjk weights frequent_words lanes lines features options)),
+	  @emulated, '-o', $golden, @icuflags, '-lm' ],
+	'>', \$stdout, '2>', \$stderr);
+ok($built, 'the golden vector program builds') or diag($stderr);
+my $ran = IPC::Run::run(
+	[ $golden, 3, 'test/golden/vectors.csv', 4, 'test/golden/vectors_v4.csv',
+	  5, 'test/golden/vectors_v5.csv' ],
+	'>', \$stdout, '2>', \$stderr);
+note $stdout;
+ok($ran && $stdout =~ /^every kernel gives the golden vectors$/m,
+	'every kernel gives the golden vectors of versions 3, 4 and 5')
+  or diag("$stdout$stderr");
+# (the counts guard against a silently empty or truncated file)
+is(join(',', $stdout =~ /^scalar: version \d, (\d+) vectors/mg), '444,576,1057',
+	'the scalar kernel computed every vector of each file');
+ok(!$simde || $stdout =~ /^avx512-emulated: version 5, 1057 vectors, 0 mismatches$/m,
+	'the emulated AVX-512 kernel gives the golden vectors');
 
 done_testing();
