@@ -4,13 +4,21 @@
  *	  fingerprint) through the whole fingerprinting pipeline outside a
  *	  server (SegmentDocument in tokenizer.c, ICU, features, weights), once
  *	  with each ASCII kernel: the scalar reference, SSE2, AVX2 and AVX-512
- *	  where the CPU has them, and with -DHAVE_AVX512_EMULATED the AVX-512
- *	  kernel emulated in portable C (avx512emu/), on any CPU.  Every
- *	  fingerprint must equal the expected one.  sql/golden.sql does the
- *	  same in a server, with the kernels this CPU has.
+ *	  where the CPU has them.  Every fingerprint must equal the expected
+ *	  one.  sql/golden.sql does the same in a server, with the kernels this
+ *	  CPU has.
  *
  * tokenizer.c must be compiled with -DChooseAsciiKernel=GoldenKernel, so
  * that each document runs the kernel under test (GoldenKernel, below).
+ *
+ * Built with -DHAVE_AVX512_EMULATED, it is an AVX-512 machine emulated in
+ * portable C, on any x86-64 CPU, and runs one kernel, avx512-emulated
+ * (avx512emu/tokenizer_avx512_emulated.c); it must be linked with
+ * weights.c compiled against the emulation (-Itest/fuzz/avx512emu: its
+ * CorrectionsAvx512 runs) and tokenizer_cjk.c compiled with
+ * -DSegmentAsciiAvx512=SegmentAsciiAvx512Emulated (the AVX2 hashing of CJK
+ * runs, which goes with the AVX-512 kernel), so that every AVX-512 path of
+ * a fingerprint runs.
  *
  * Usage: golden_kernels VERSION FILE [VERSION FILE ...]
  * Prints one line per kernel and file; exits 1 on any mismatch, after
@@ -157,6 +165,9 @@ int
 main(int argc, char **argv)
 {
 	Kernel		kernels[] = {
+#ifdef HAVE_AVX512_EMULATED
+		{.name = "avx512-emulated", .fn = SegmentAsciiAvx512Emulated, .available = true},
+#else
 		{.name = "scalar", .fn = SegmentAsciiScalar, .available = true},
 #ifdef USE_SSE2_SEGMENTER
 		{.name = "sse2", .fn = SegmentAsciiSse2, .available = true},
@@ -165,8 +176,6 @@ main(int argc, char **argv)
 		{.name = "avx2", .fn = SegmentAsciiAvx2},
 		{.name = "avx512", .fn = SegmentAsciiAvx512},
 #endif
-#ifdef HAVE_AVX512_EMULATED
-		{.name = "avx512-emulated", .fn = SegmentAsciiAvx512Emulated, .available = true},
 #endif
 	};
 	bool		failed = false;

@@ -10,7 +10,7 @@
  *	  punctuation (st->breaks),
  *	  spans of length 0 to 200 at every alignment, spans that end at or
  *	  start at an unreadable page, and long spans (batches, the run cap);
- *	  half of the spans with version 5's line cuts (see LineSwitch).
+ *	  half of the runs with version 5's line cuts (see LineSwitch).
  * With -DHAVE_AVX512_EMULATED it also runs the AVX-512 kernel compiled
  * with its instructions emulated in portable C (avx512emu/), on any CPU.
  *
@@ -258,7 +258,7 @@ MakeSpan(Span *sp, int32 cap)
 }
 
 /*
- * Line cuts for half of the spans: at some of the line starts (after a
+ * Line cuts for half of the runs: at some of the line starts (after a
  * '\n' or '\r', which end runs), sometimes at offset 0 (the span starts a
  * line: then *newrun must be true, as a line break before the span ended
  * the run) or at the end (no token follows).  A cut lies only where a line
@@ -369,7 +369,7 @@ LineSwitch(SegmentState *state, const char *p)
 	{
 		if (switching == NULL || state->rc != &switching->rc)
 		{
-			fprintf(stderr, "LineSwitch called without a line cut\n");
+			fprintf(stderr, "LineSwitch: the RunCounter is no Weigher's\n");
 			exit(2);
 		}
 		WeigherSetLineClass(switching, class);

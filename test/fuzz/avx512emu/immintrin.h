@@ -31,7 +31,13 @@ typedef simde__mmask64 __mmask64;
 
 #include "avx512_missing.h"
 
-/* the kernel's functions get no target attribute (tokenizer_avx512.c) */
+/*
+ * The AVX-512 code gets no target attribute (tokenizer_avx512.c,
+ * weights.c), and weights.c takes its AVX-512 path as on a CPU with
+ * AVX-512F.
+ */
 #define AVX512_TARGET
+#define AVX512F_TARGET
+#define CPU_HAS_AVX512F() 1
 
 #endif							/* AVX512EMU_IMMINTRIN_H */
