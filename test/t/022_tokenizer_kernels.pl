@@ -39,6 +39,17 @@ my $dir = PostgreSQL::Test::Utils::tempdir();
 my $bin = "$dir/tokenizer_kernels";
 my ($stdout, $stderr);
 
+# compiles one object or program; returns whether it built
+sub compile
+{
+	my ($out, @args) = @_;
+	return IPC::Run::run(
+		[ $cc, '-O2', '-Wno-psabi', '-Isrc', "-I$includedir", @args, '-o', $out,
+		  @icuflags, '-lm' ],
+		'>', \$stdout, '2>', \$stderr);
+}
+
+
 # The emulated AVX-512 kernel, where SIMDe is installed: its own object,
 # since its <immintrin.h> is the emulation's (and no -mavx: see there)
 my @emulated;
@@ -47,10 +58,8 @@ my $simde = IPC::Run::run([ $cc, '-E', '-x', 'c', '-' ],
 if ($simde)
 {
 	my $obj = "$dir/tokenizer_avx512_emulated.o";
-	my $ok = IPC::Run::run(
-		[ $cc, '-O2', '-Wno-psabi', '-Itest/fuzz/avx512emu', '-Isrc', "-I$includedir",
-		  @icuflags, '-c', 'test/fuzz/avx512emu/tokenizer_avx512_emulated.c', '-o', $obj ],
-		'>', \$stdout, '2>', \$stderr);
+	my $ok = compile($obj, '-Itest/fuzz/avx512emu', '-c',
+		'test/fuzz/avx512emu/tokenizer_avx512_emulated.c');
 	ok($ok, 'the AVX-512 kernel builds with its instructions emulated') or diag($stderr);
 	@emulated = ('-DHAVE_AVX512_EMULATED', $obj) if $ok;
 }
@@ -59,10 +68,7 @@ else
 	diag('avx512-emulated: skipped, SIMDe is not installed (apt-get install libsimde-dev)');
 }
 
-my $built = IPC::Run::run(
-	[ $cc, '-O2', '-Isrc', "-I$includedir", 'test/fuzz/tokenizer_kernels.c',
-	  @sources, @emulated, '-o', $bin, @icuflags, '-lm' ],
-	'>', \$stdout, '2>', \$stderr);
+my $built = compile($bin, 'test/fuzz/tokenizer_kernels.c', @sources, @emulated);
 ok($built, 'the kernel comparison program builds') or diag($stderr);
 
 # a fixed seed, then a new one each run (printed, to replay a failure)
@@ -93,16 +99,6 @@ my @golden_sources = map { "src/fingerprint/$_.c" }
 	 lanes lines features options);
 my @vectors = (3, 'test/golden/vectors.csv', 4, 'test/golden/vectors_v4.csv',
 	5, 'test/golden/vectors_v5.csv');
-
-# compiles one object or program; returns whether it built
-sub compile
-{
-	my ($out, @args) = @_;
-	return IPC::Run::run(
-		[ $cc, '-O2', '-Wno-psabi', '-Isrc', "-I$includedir", @args, '-o', $out,
-		  @icuflags, '-lm' ],
-		'>', \$stdout, '2>', \$stderr);
-}
 
 my $driver = "$dir/tokenizer_golden.o";
 my $golden = "$dir/golden_kernels";
