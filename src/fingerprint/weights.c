@@ -560,10 +560,10 @@ AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 del
 #include <immintrin.h>
 
 /*
- * Code for CPUs with AVX-512F, and the test of it.  (A test that emulates
- * the instructions in portable C, test/fuzz/avx512emu, defines both: no
- * target attribute, so that the compiler emits no AVX-512 instruction of
- * its own, and a CPU that has it.)
+ * Code for CPUs with AVX-512F, and whether this one has it.  (A test that
+ * emulates the instructions in portable C, test/fuzz/avx512emu, defines
+ * both: no target attribute, so that the compiler emits no AVX-512
+ * instruction of its own, and a CPU that has AVX-512F.)
  */
 #ifndef AVX512F_TARGET
 #define AVX512F_TARGET __attribute__((target("avx512f")))
