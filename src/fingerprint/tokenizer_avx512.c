@@ -10,8 +10,14 @@
 
 #ifdef USE_AVX2_SEGMENTER
 
-/* Code for CPUs with the AVX-512 subsets of cpu_has_avx512. */
+/*
+ * Code for CPUs with the AVX-512 subsets of cpu_has_avx512.  (A test that
+ * emulates the instructions in portable C, test/fuzz/avx512emu, defines it
+ * empty, so that the compiler emits no AVX-512 instruction of its own.)
+ */
+#ifndef AVX512_TARGET
 #define AVX512_TARGET __attribute__((target("avx2,bmi,bmi2,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512vbmi2")))
+#endif
 
 /*
  * HashTokens with AVX-512, eight tokens at a time.  Each lane reads the 8

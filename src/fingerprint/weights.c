@@ -559,10 +559,20 @@ AddCorrection(WideLaneCounter *pos, WideLaneCounter *neg, uint64 hash, int64 del
 #define HAVE_CORRECTIONS_SIMD 1
 #include <immintrin.h>
 
+/*
+ * Code for CPUs with AVX-512F, and whether this one has it.  (A test that
+ * emulates the instructions in portable C, test/fuzz/avx512emu, defines
+ * both: no target attribute, so that the compiler emits no AVX-512
+ * instruction of its own, and a CPU that has AVX-512F.)
+ */
+#ifndef AVX512F_TARGET
+#define AVX512F_TARGET __attribute__((target("avx512f")))
+#define CPU_HAS_AVX512F() __builtin_cpu_supports("avx512f")
+#endif
+
 static int	cpu_has_avx512f = -1;
 
-__attribute__((target("avx512f")))
-static void
+static AVX512F_TARGET void
 CorrectionsAvx512(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 {
 	__m512i		acc0 = _mm512_setzero_si512(),
@@ -836,7 +846,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	}
 #ifdef HAVE_CORRECTIONS_SIMD
 	if (unlikely(cpu_has_avx512f < 0))
-		cpu_has_avx512f = __builtin_cpu_supports("avx512f") ? 1 : 0;
+		cpu_has_avx512f = CPU_HAS_AVX512F() ? 1 : 0;
 	if (unlikely(cpu_has_avx2 < 0))
 		cpu_has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 	if (cpu_has_avx512f && simhash_simd == SIMD_AUTO)

@@ -9,18 +9,25 @@
  *	  run-break punctuation, every ASCII byte, isolated non-ASCII
  *	  punctuation (st->breaks),
  *	  spans of length 0 to 200 at every alignment, spans that end at or
- *	  start at an unreadable page, and long spans (batches, the run cap).
+ *	  start at an unreadable page, and long spans (batches, the run cap);
+ *	  half of the runs with version 5's line cuts (see LineSwitch).
+ * With -DHAVE_AVX512_EMULATED it also runs the AVX-512 kernel compiled
+ * with its instructions emulated in portable C (avx512emu/), on any CPU.
  *
  * Each kernel runs each span three ways and must give what the reference
  * gives:
  *	  - tokens to FeatureExtractorAddToken (defined here, recording): the
- *		same token stream, byte for byte, with the same newrun flags, and
- *		the same newrun state at the end;
+ *		same token stream, byte for byte, with the same newrun flags, the
+ *		same line switches (where and to which multiplier) between them,
+ *		and the same newrun and line state at the end;
  *	  - hashes to a RunCounter (the default options): the state of the
- *		counter (its byte lanes, run length, counters and the cap table's
- *		totals in order) equal to that of RunCounterAdd(XXH3-64 of each
- *		reference token, its newrun), from a random run already open;
- *	  - hashes to a TfCounter: the same, with TfCounterAdd.
+ *		counter (its byte lanes, run length, counters, run weights and the
+ *		cap table's totals in order) equal to that of RunCounterAdd(XXH3-64
+ *		of each reference token, its newrun), with WeigherSetLineClass at
+ *		each of the reference's line switches, from a random run already
+ *		open; and the same line switches;
+ *	  - hashes to a TfCounter: the same, with TfCounterAdd (no line cuts:
+ *		version 5 weighs lines under weighting runs only).
  * Kernels the CPU lacks are skipped, with a line saying so.
  *
  * Usage: tokenizer_kernels <cases> <seed>
@@ -46,147 +53,27 @@
 
 #include "fuzz_common.h"
 
-/*
- * The few backend functions the kernels and the weights stage call,
- * outside a server: memory from malloc, errors fatal.
- */
-MemoryContext CurrentMemoryContext = NULL;
-MemoryContext TopMemoryContext = NULL;
+#include "backend_stubs.h"
 
 /* simhash.simd (tokenizer.c, not linked here): weights.c reads it. */
 int			simhash_simd = SIMD_AUTO;
 
-static void *
-Checked(void *p)
-{
-	if (p == NULL)
-	{
-		fprintf(stderr, "out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-void *
-palloc(Size size)
-{
-	return Checked(malloc(Max(size, 1)));
-}
-
-void *
-palloc0(Size size)
-{
-	return Checked(calloc(1, Max(size, 1)));
-}
-
-void *
-repalloc(void *pointer, Size size)
-{
-	return Checked(realloc(pointer, Max(size, 1)));
-}
-
-void
-pfree(void *pointer)
-{
-	free(pointer);
-}
-
-void *
-MemoryContextAlloc(MemoryContext context, Size size)
-{
-	return palloc(size);
-}
-
-void *
-MemoryContextAllocZero(MemoryContext context, Size size)
-{
-	return palloc0(size);
-}
-
-void *
-MemoryContextAllocExtended(MemoryContext context, Size size, int flags)
-{
-	return (flags & MCXT_ALLOC_ZERO) ? palloc0(size) : palloc(size);
-}
-
-char *
-pnstrdup(const char *in, Size len)
-{
-	char	   *out = palloc(len + 1);
-
-	memcpy(out, in, len);
-	out[len] = '\0';
-	return out;
-}
-
-void
-MemoryContextRegisterResetCallback(MemoryContext context, MemoryContextCallback *cb)
-{
-	/* every table here is used up by CapTableApply */
-}
-
-#undef qsort
-void
-pg_qsort(void *base, size_t nel, size_t elsize, int (*cmp) (const void *, const void *))
-{
-	qsort(base, nel, elsize, cmp);
-}
-
-bool
-errstart(int elevel, const char *domain)
-{
-	return elevel >= ERROR;
-}
-
-bool
-errstart_cold(int elevel, const char *domain)
-{
-	return errstart(elevel, domain);
-}
-
-int
-errcode(int sqlerrcode)
-{
-	return 0;
-}
-
-int
-errmsg(const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 0;
-}
-
-int
-errmsg_internal(const char *fmt,...)
-{
-	return 0;
-}
-
-int
-errdetail(const char *fmt,...)
-{
-	return 0;
-}
-
-void
-errfinish(const char *filename, int lineno, const char *funcname)
-{
-	fprintf(stderr, "error at %s:%d\n", filename, lineno);
-	exit(2);
-}
-
-/* The token stream a kernel gives to FeatureExtractorAddToken. */
+/*
+ * The token stream a kernel gives to FeatureExtractorAddToken, and the
+ * line switches (LineSwitch) between the tokens.
+ */
 typedef struct TokenLog
 {
-	StringInfoData bytes;		/* each token, then a byte of its flags */
+	/*
+	 * each token: its length, its bytes, a byte of its flags; each line
+	 * switch: SWITCH_MARK, the offset of the token's first byte in the
+	 * span, the new multiplier class (three int32)
+	 */
+	StringInfoData bytes;
 	int			ntokens;
 } TokenLog;
+
+#define SWITCH_MARK		(-1)
 
 static TokenLog *recording;
 
@@ -202,60 +89,28 @@ FeatureExtractorAddToken(FeatureExtractor *fx, const char *token, int len,
 	log->ntokens++;
 }
 
-/* StringInfo without the backend: the few functions used above. */
-void
-initStringInfo(StringInfo str)
-{
-	str->maxlen = 1024;
-	str->data = palloc(str->maxlen);
-	resetStringInfo(str);
-}
-
-void
-resetStringInfo(StringInfo str)
-{
-	str->data[0] = '\0';
-	str->len = 0;
-	str->cursor = 0;
-}
-
-/* (PostgreSQL 16 made data a const void *) */
-void
-#if PG_VERSION_NUM >= 160000
-appendBinaryStringInfo(StringInfo str, const void *data, int datalen)
-#else
-appendBinaryStringInfo(StringInfo str, const char *data, int datalen)
-#endif
-{
-	if (str->len + datalen + 1 > str->maxlen)
-	{
-		str->maxlen = 2 * (str->len + datalen + 1);
-		str->data = repalloc(str->data, str->maxlen);
-	}
-	memcpy(str->data + str->len, data, datalen);
-	str->len += datalen;
-	str->data[str->len] = '\0';
-}
-
-void
-appendStringInfoChar(StringInfo str, char ch)
-{
-	appendBinaryStringInfo(str, &ch, 1);
-}
-
 static uint64
 rnd64(void)
 {
 	return ((uint64) rnd() << 32) ^ rnd();
 }
 
-/* One span to segment: bytes, and the offsets of isolated punctuation. */
+/*
+ * One span to segment: bytes, the offsets of isolated punctuation, and
+ * version 5's line cuts (as tokenizer.c's FindLineCuts makes them: at the
+ * start of a line, each with a multiplier class other than the one before
+ * it; class0 before the first).
+ */
 typedef struct Span
 {
 	char	   *s;
 	int32		len;
 	int32		breaks[64];
 	int32		nbreaks;
+	int32		cuts[64];
+	uint8		cutclass[64];
+	int32		ncuts;
+	int			class0;
 } Span;
 
 static const char *const pools[] = {
@@ -402,6 +257,39 @@ MakeSpan(Span *sp, int32 cap)
 	Assert(sp->len <= cap);
 }
 
+/*
+ * Line cuts for half of the runs: at some of the line starts (after a
+ * '\n' or '\r', which end runs), sometimes at offset 0 (the span starts a
+ * line: then *newrun must be true, as a line break before the span ended
+ * the run) or at the end (no token follows).  A cut lies only where a line
+ * starts because the kernels rely on it: the token after a cut starts a run.
+ */
+static void
+MakeCuts(Span *sp, bool *newrun)
+{
+	int			class;
+	int32		every = 1 + (int32) rnd_below(4);
+
+	sp->ncuts = 0;
+	sp->class0 = (int) rnd_below(LINE_CLASSES);
+	if (rnd_below(2))
+		return;
+	class = sp->class0;
+	for (int32 i = 0; i <= sp->len && sp->ncuts < (int32) lengthof(sp->cuts); i++)
+	{
+		bool		linestart = i == 0 ? *newrun || rnd_below(4) == 0 :
+			(sp->s[i - 1] == '\n' || sp->s[i - 1] == '\r');
+
+		if (!linestart || rnd_below(every) != 0)
+			continue;
+		if (i == 0)
+			*newrun = true;
+		sp->cuts[sp->ncuts] = i;
+		class = (class + 1 + (int) rnd_below(LINE_CLASSES - 1)) % LINE_CLASSES;
+		sp->cutclass[sp->ncuts++] = (uint8) class;
+	}
+}
+
 typedef struct Kernel
 {
 	const char *name;
@@ -415,10 +303,22 @@ typedef struct Kernel
 
 static SegmentState st;
 
-/* A fresh state for a span of len bytes. */
+/* the span being segmented (its line cuts are offsets from it) */
+static const char *span_start;
+
+/* the Weigher whose RunCounter is st.rc, for WeigherSetLineClass */
+static Weigher *switching;
+
+/*
+ * A fresh state for the span sp at s; with cuts, its line cuts (in
+ * st.cuts, from line class sp->class0 on), else none.
+ */
 static void
-ResetState(const Span *sp, bool numbers, bool newrun)
+ResetState(const char *s, const Span *sp, bool numbers, bool newrun, bool cuts)
 {
+	static const char *cutp[lengthof(sp->cuts)];
+	static uint8 cutclass[lengthof(sp->cuts)];
+
 	Reserve((void **) &st.token, &st.tokencap, sp->len + 4, 1);
 	st.numbers = numbers;
 	st.newrun = newrun;
@@ -427,32 +327,72 @@ ResetState(const Span *sp, bool numbers, bool newrun)
 	Reserve((void **) &st.breaks, &st.breakcap, lengthof(sp->breaks), sizeof(int32));
 	memcpy(st.breaks, sp->breaks, sp->nbreaks * sizeof(int32));
 	st.nbreaks = sp->nbreaks;
-	st.linecut = UINTPTR_MAX;	/* no line cut (see LineSwitch) */
+	span_start = s;
+	st.ncuts = cuts ? sp->ncuts : 0;
+	for (int32 k = 0; k < st.ncuts; k++)
+	{
+		cutp[k] = s + sp->cuts[k];
+		cutclass[k] = sp->cutclass[k];
+	}
+	st.cuts = cutp;
+	st.cutclass = cutclass;
+	st.nextcut = 0;
+	st.linecut = st.ncuts > 0 ? (uintptr_t) st.cuts[0] : UINTPTR_MAX;
+	st.lineclass = sp->class0;
 }
 
 /*
- * Version 5's line cuts are not exercised here: the state has none
- * (linecut is UINTPTR_MAX), so the kernels' LineCheck never calls this; it
- * is defined for the link (tokenizer.c, which has the real one, is not
- * linked in).
+ * The cuts at or before p take effect, as tokenizer.c's LineSwitch (not
+ * linked in) does: the kernels call it (LineCheck) with a kept token's
+ * first byte before passing the token on.  Notes the switch in the log
+ * being recorded, and switches the weights of the RunCounter being filled.
  */
 void
 LineSwitch(SegmentState *state, const char *p)
 {
-	fprintf(stderr, "LineSwitch called without a line cut\n");
-	exit(2);
+	int			class = state->lineclass;
+	int32		mark[3];
+
+	while (state->nextcut < state->ncuts &&
+		   (uintptr_t) state->cuts[state->nextcut] <= (uintptr_t) p)
+		class = state->cutclass[state->nextcut++];
+	state->linecut = state->nextcut < state->ncuts ?
+		(uintptr_t) state->cuts[state->nextcut] : UINTPTR_MAX;
+	state->lineclass = class;
+
+	mark[0] = SWITCH_MARK;
+	mark[1] = (int32) (p - span_start);
+	mark[2] = class;
+	if (recording)
+		appendBinaryStringInfo(&recording->bytes, (const char *) mark, sizeof(mark));
+	if (state->rc)
+	{
+		if (switching == NULL || state->rc != &switching->rc)
+		{
+			fprintf(stderr, "LineSwitch: the RunCounter is no Weigher's\n");
+			exit(2);
+		}
+		WeigherSetLineClass(switching, class);
+	}
 }
 
-/* Runs kernel k on the span at s; the tokens go to log. */
+/*
+ * Runs kernel k on the span at s (with its line cuts); the tokens go to
+ * log.  Returns the newrun state at the end; *linestate gets the line
+ * state (nextcut, lineclass).
+ */
 static bool
 RunTokens(AsciiKernel fn, const char *s, const Span *sp, bool numbers, bool newrun,
-		  TokenLog *log)
+		  TokenLog *log, int32 *linestate)
 {
 	resetStringInfo(&log->bytes);
 	log->ntokens = 0;
 	recording = log;
-	ResetState(sp, numbers, newrun);
+	ResetState(s, sp, numbers, newrun, true);
 	fn(&st, s, sp->len);
+	recording = NULL;
+	linestate[0] = st.nextcut;
+	linestate[1] = st.lineclass;
 	return st.newrun;
 }
 
@@ -503,7 +443,8 @@ SameRunCounter(const RunCounter *a, const RunCounter *b)
 	const WideLaneCounter *x = &a->weighted,
 			   *y = &b->weighted;
 
-	return memcmp(a->run, b->run, sizeof(a->run)) == 0 && a->runlen == b->runlen &&
+	return a->weights == b->weights &&
+		memcmp(a->run, b->run, sizeof(a->run)) == 0 && a->runlen == b->runlen &&
 		SameLanes(&a->capped, &b->capped) &&
 		memcmp(x->lanes, y->lanes, sizeof(x->lanes)) == 0 &&
 		x->pending == y->pending && x->total == y->total &&
@@ -511,14 +452,44 @@ SameRunCounter(const RunCounter *a, const RunCounter *b)
 		SameCapTable(&a->cap, &b->cap);
 }
 
-/* Calls add(hash, newrun) for each token of the reference's log. */
-#define FOR_EACH_TOKEN(log, hash, newrun) \
-	for (int32 pos_ = 0, len_; \
-		 pos_ < (log)->bytes.len && \
-		 (memcpy(&len_, (log)->bytes.data + pos_, sizeof(len_)), \
-		  hash = XXH3_64bits((log)->bytes.data + pos_ + sizeof(len_), len_), \
-		  newrun = ((log)->bytes.data[pos_ + sizeof(len_) + len_] & 2) != 0, true); \
-		 pos_ += sizeof(len_) + len_ + 1)
+/*
+ * Replays the reference's log: each token's XXH3-64 to RunCounterAdd (rc
+ * of w) or TfCounterAdd (tf), each line switch to WeigherSetLineClass;
+ * only the line switches to switches, when given.
+ */
+static void
+Replay(const TokenLog *log, Weigher *w, TfCounter *tf, StringInfo switches)
+{
+	for (int32 pos = 0; pos < log->bytes.len;)
+	{
+		int32		len;
+
+		memcpy(&len, log->bytes.data + pos, sizeof(len));
+		if (len == SWITCH_MARK)
+		{
+			int32		mark[3];
+
+			memcpy(mark, log->bytes.data + pos, sizeof(mark));
+			if (w)
+				WeigherSetLineClass(w, mark[2]);
+			if (switches)
+				appendBinaryStringInfo(switches, (const char *) mark, sizeof(mark));
+			pos += sizeof(mark);
+			continue;
+		}
+		if (w || tf)
+		{
+			uint64		hash = XXH3_64bits(log->bytes.data + pos + sizeof(len), len);
+			bool		newrun = (log->bytes.data[pos + sizeof(len) + len] & 2) != 0;
+
+			if (w)
+				RunCounterAdd(&w->rc, hash, newrun);
+			else
+				TfCounterAdd(tf, hash);
+		}
+		pos += sizeof(len) + len + 1;
+	}
+}
 
 /* Random words of an open run before the span: 0 to 100 (crosses the cap). */
 static void
@@ -540,8 +511,15 @@ Report(Kernel *k, const char *what, const char *s, const Span *sp, bool numbers,
 	k->failures++;
 	if (k->failures > 3)
 		return;
-	printf("%s disagrees with the scalar kernel (%s), numbers %s, newrun %s, %d bytes:\n\"",
+	printf("%s disagrees with the scalar kernel (%s), numbers %s, newrun %s, %d bytes",
 		   k->name, what, numbers ? "on" : "off", newrun ? "on" : "off", sp->len);
+	if (sp->ncuts > 0)
+	{
+		printf(", line class %d, then cuts", sp->class0);
+		for (int32 c = 0; c < sp->ncuts; c++)
+			printf(" %d:%d", sp->cuts[c], sp->cutclass[c]);
+	}
+	printf(":\n\"");
 	for (int32 i = 0; i < sp->len; i++)
 	{
 		unsigned char c = s[i];
@@ -557,19 +535,20 @@ Report(Kernel *k, const char *what, const char *s, const Span *sp, bool numbers,
 /* Compares kernel k with the reference on the span at s. */
 static void
 Check(Kernel *k, const char *s, const Span *sp, bool numbers, bool newrun,
-	  TokenLog *ref, bool refnewrun)
+	  TokenLog *ref, bool refnewrun, const int32 *refline)
 {
 	static TokenLog got;
 	bool		endnewrun;
+	int32		line[2];
 
 	if (got.bytes.data == NULL)
 		initStringInfo(&got.bytes);
 	k->cases++;
-	endnewrun = RunTokens(k->fn, s, sp, numbers, newrun, &got);
+	endnewrun = RunTokens(k->fn, s, sp, numbers, newrun, &got, line);
 	k->tokens += got.ntokens;
 	if (got.bytes.len != ref->bytes.len ||
 		memcmp(got.bytes.data, ref->bytes.data, ref->bytes.len) != 0 ||
-		endnewrun != refnewrun)
+		endnewrun != refnewrun || line[0] != refline[0] || line[1] != refline[1])
 	{
 		Report(k, "tokens", s, sp, numbers, newrun);
 		return;
@@ -577,46 +556,60 @@ Check(Kernel *k, const char *s, const Span *sp, bool numbers, bool newrun,
 	if (!k->hashes)
 		return;
 
-	/* hashes counted with weighting runs, from an open run */
+	/*
+	 * hashes counted with weighting runs, from an open run; with line cuts
+	 * under version 5's weights, from the first line's
+	 */
 	{
-		static RunCounter want,
+		static Weigher want,
 					have;
+		static StringInfoData refswitches;
 		int32		open = (int32) rnd_below(4) == 0 ? 60 + (int32) rnd_below(8) :
 			(int32) rnd_below(101);
-		uint64		seed = rnd64(),
-					hash;
-		bool		nr;
+		uint64		seed = rnd64();
 
+		if (refswitches.data == NULL)
+			initStringInfo(&refswitches);
+		resetStringInfo(&refswitches);
 		memset(&want, 0, sizeof(want));
 		memset(&have, 0, sizeof(have));
-		/* the run weights of either version (WeigherInit sets them) */
-		want.weights = have.weights = rnd_below(2) ? simhash_run_weight_v4 :
-			simhash_run_weight_v3;
-		CapTableInit(&want.cap, 1024);
-		CapTableInit(&have.cap, 1024);
-		OpenRun(&want, &have, open, seed);
-		FOR_EACH_TOKEN(ref, hash, nr)
-			RunCounterAdd(&want, hash, nr);
-		ResetState(sp, numbers, newrun);
-		st.rc = &have;
+		/* the Weigher of version 5's single words weighted runs, rc only */
+		want.runs = have.runs = want.fastruns = have.fastruns = true;
+		want.lines = have.lines = sp->ncuts > 0;
+		/* the run weights of any version (WeigherInit sets them) */
+		want.rc.weights = have.rc.weights = sp->ncuts > 0 ?
+			simhash_run_weight_v5[sp->class0] :
+			rnd_below(2) ? simhash_run_weight_v4 : simhash_run_weight_v3;
+		CapTableInit(&want.rc.cap, 1024);
+		CapTableInit(&have.rc.cap, 1024);
+		OpenRun(&want.rc, &have.rc, open, seed);
+		Replay(ref, &want, NULL, &refswitches);
+		ResetState(s, sp, numbers, newrun, true);
+		resetStringInfo(&got.bytes);
+		recording = &got;		/* its line switches */
+		switching = &have;
+		st.rc = &have.rc;
 		k->fn(&st, s, sp->len);
-		if (!SameRunCounter(&want, &have) || st.newrun != refnewrun)
+		recording = NULL;
+		switching = NULL;
+		if (!SameRunCounter(&want.rc, &have.rc) || st.newrun != refnewrun ||
+			got.bytes.len != refswitches.len ||
+			memcmp(got.bytes.data, refswitches.data, refswitches.len) != 0 ||
+			st.nextcut != refline[0] || st.lineclass != refline[1])
 			Report(k, "hashes weighted runs", s, sp, numbers, newrun);
-		RunCounterFinish(&want);
-		RunCounterFinish(&have);
-		if (!SameRunCounter(&want, &have))
+		RunCounterFinish(&want.rc);
+		RunCounterFinish(&have.rc);
+		if (!SameRunCounter(&want.rc, &have.rc))
 			Report(k, "hashes weighted runs, at the end", s, sp, numbers, newrun);
-		CapTableFree(&want.cap);
-		CapTableFree(&have.cap);
+		CapTableFree(&want.rc.cap);
+		CapTableFree(&have.rc.cap);
 	}
 
-	/* hashes counted with weighting tf */
+	/* hashes counted with weighting tf (no line cuts: runs only) */
 	{
 		static TfCounter want,
 					have;
 		int32		before = rnd_below(300);
-		uint64		hash;
-		bool		nr;
 
 		memset(&want, 0, sizeof(want));
 		memset(&have, 0, sizeof(have));
@@ -627,10 +620,8 @@ Check(Kernel *k, const char *s, const Span *sp, bool numbers, bool newrun,
 			TfCounterAdd(&want, (uint64) i * 0x9E3779B97F4A7C15);
 			TfCounterAdd(&have, (uint64) i * 0x9E3779B97F4A7C15);
 		}
-		FOR_EACH_TOKEN(ref, hash, nr)
-			TfCounterAdd(&want, hash);
-		(void) nr;
-		ResetState(sp, numbers, newrun);
+		Replay(ref, NULL, &want, NULL);
+		ResetState(s, sp, numbers, newrun, false);
 		st.tf = &have;
 		k->fn(&st, s, sp->len);
 		if (!SameLanes(&want.lanes, &have.lanes) || !SameCapTable(&want.cap, &have.cap))
@@ -639,6 +630,11 @@ Check(Kernel *k, const char *s, const Span *sp, bool numbers, bool newrun,
 		CapTableFree(&have.cap);
 	}
 }
+
+#ifdef HAVE_AVX512_EMULATED
+/* avx512emu/tokenizer_avx512_emulated.c */
+extern void SegmentAsciiAvx512Emulated(SegmentState *st, const char *s, int32 len);
+#endif
 
 int
 main(int argc, char **argv)
@@ -656,11 +652,17 @@ main(int argc, char **argv)
 		{.name = "avx2", .fn = SegmentAsciiAvx2, .hashes = true},
 		{.name = "avx512", .fn = SegmentAsciiAvx512, .hashes = true},
 #endif
+#ifdef HAVE_AVX512_EMULATED
+		{.name = "avx512-emulated", .fn = SegmentAsciiAvx512Emulated, .hashes = true,
+		.available = true},
+#endif
 	};
 	int			nkernels = lengthof(kernels);
 	Span		sp;
 	TokenLog	ref;
 	bool		failed = false;
+	int64		withcuts = 0,
+				switches = 0;
 
 	rng_state = seed;
 	AsciiTablesInit();
@@ -668,6 +670,19 @@ main(int argc, char **argv)
 	kernels[1].available = AsciiKernelAvx2Supported();
 	kernels[2].available = AsciiKernelAvx512Supported();
 #endif
+	/* fills simhash_run_weight_v5 (version 5) */
+	{
+		static Weigher w;
+
+		WeigherInit(&w, WEIGHTING_RUNS, false, true, 5, 1024);
+		CapTableFree(&w.rc.cap);
+	}
+	/* MakeCuts: a line break ends a run */
+	if (!ascii_breaks_run['\n'] || !ascii_breaks_run['\r'])
+	{
+		fprintf(stderr, "a line break does not end a run\n");
+		return 2;
+	}
 
 	/*
 	 * Spans are placed in [page, page + cap + page), between two pages that
@@ -699,14 +714,21 @@ main(int argc, char **argv)
 		for (int numbers = 0; numbers < 2; numbers++)
 		{
 			bool		newrun = rnd_below(2);
-			bool		refnewrun = RunTokens(SegmentAsciiScalar, s, &sp, numbers, newrun, &ref);
+			bool		refnewrun;
+			int32		refline[2];
 
+			MakeCuts(&sp, &newrun);
+			refnewrun = RunTokens(SegmentAsciiScalar, s, &sp, numbers, newrun, &ref, refline);
+			withcuts += sp.ncuts > 0;
+			switches += refline[0];
 			for (int k = 0; k < nkernels; k++)
 				if (kernels[k].available)
-					Check(&kernels[k], s, &sp, numbers, newrun, &ref, refnewrun);
+					Check(&kernels[k], s, &sp, numbers, newrun, &ref, refnewrun, refline);
 		}
 	}
 
+	printf("%lld runs with line cuts, %lld cuts taken\n",
+		   (long long) withcuts, (long long) switches);
 	for (int k = 0; k < nkernels; k++)
 	{
 		Kernel	   *kn = &kernels[k];

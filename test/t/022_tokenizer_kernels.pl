@@ -1,10 +1,20 @@
 # The ASCII kernels of the tokenizer (src/fingerprint/tokenizer_sse2.c,
 # tokenizer_avx2.c, tokenizer_avx512.c) against the scalar reference
 # (tokenizer_ascii.c): test/fuzz/tokenizer_kernels.c runs each kernel the
-# CPU has on random and adversarial ASCII spans and compares the token
-# streams (bytes and run-break flags) and the hashes the kernels count
-# themselves (the RunCounter and TfCounter they fill) with the reference's.
-# Kernels the CPU lacks are skipped, with a note.  No server is needed.
+# CPU has on random and adversarial ASCII spans, with and without version
+# 5's line cuts, and compares the token streams (bytes, run-break flags and
+# line switches) and the hashes the kernels count themselves (the
+# RunCounter and TfCounter they fill) with the reference's; then
+# test/fuzz/golden_kernels.c computes every golden vector
+# (test/golden/vectors*.csv) with each kernel, through the whole pipeline
+# outside a server.  Kernels the CPU lacks are skipped, with a note.  No
+# server is needed.
+# The AVX-512 kernel also runs on every CPU as "avx512-emulated":
+# tokenizer_avx512.c compiled unchanged with its intrinsics emulated in
+# portable C (SIMDe, libsimde-dev, and test/fuzz/avx512emu/ for what SIMDe
+# lacks), in both programs; the golden vectors also on an AVX-512 machine
+# emulated whole (with weights.c's AVX-512 corrections).  Skipped, with a
+# note, only where SIMDe is not installed.
 # (Version 4's CJK fast path, tokenizer_cjk.c, is linked in because the ICU
 # path calls it; the regression test fingerprint_icu compares it with ICU.)
 use strict;
@@ -20,16 +30,45 @@ $cc = (split ' ', $cc)[0] || 'cc';
 # ICU (for the run-break table the kernels read, as the server builds it)
 my $icu = `pkg-config --cflags --libs icu-uc 2>/dev/null`;
 $icu = '-licuuc -licudata' if $? != 0 || $icu !~ /\S/;
+my @icuflags = split(' ', $icu);
 
 my @sources = map { "src/fingerprint/$_.c" }
   qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu tokenizer_cjk
      weights frequent_words lanes);
-my $bin = PostgreSQL::Test::Utils::tempdir() . '/tokenizer_kernels';
+my $dir = PostgreSQL::Test::Utils::tempdir();
+my $bin = "$dir/tokenizer_kernels";
 my ($stdout, $stderr);
-my $built = IPC::Run::run(
-	[ $cc, '-O2', '-Isrc', "-I$includedir", 'test/fuzz/tokenizer_kernels.c',
-	  @sources, '-o', $bin, split(' ', $icu), '-lm' ],
-	'>', \$stdout, '2>', \$stderr);
+
+# compiles one object or program; returns whether it built
+sub compile
+{
+	my ($out, @args) = @_;
+	return IPC::Run::run(
+		[ $cc, '-O2', '-Wno-psabi', '-Isrc', "-I$includedir", @args, '-o', $out,
+		  @icuflags, '-lm' ],
+		'>', \$stdout, '2>', \$stderr);
+}
+
+
+# The emulated AVX-512 kernel, where SIMDe is installed: its own object,
+# since its <immintrin.h> is the emulation's (and no -mavx: see there)
+my @emulated;
+my $simde = IPC::Run::run([ $cc, '-E', '-x', 'c', '-' ],
+	'<', \"#include <simde/x86/avx512.h>\n", '>', \$stdout, '2>', \$stderr);
+if ($simde)
+{
+	my $obj = "$dir/tokenizer_avx512_emulated.o";
+	my $ok = compile($obj, '-Itest/fuzz/avx512emu', '-c',
+		'test/fuzz/avx512emu/tokenizer_avx512_emulated.c');
+	ok($ok, 'the AVX-512 kernel builds with its instructions emulated') or diag($stderr);
+	@emulated = ('-DHAVE_AVX512_EMULATED', $obj) if $ok;
+}
+else
+{
+	diag('avx512-emulated: skipped, SIMDe is not installed (apt-get install libsimde-dev)');
+}
+
+my $built = compile($bin, 'test/fuzz/tokenizer_kernels.c', @sources, @emulated);
 ok($built, 'the kernel comparison program builds') or diag($stderr);
 
 # a fixed seed, then a new one each run (printed, to replay a failure)
@@ -40,6 +79,61 @@ for my $seed (1, time())
 	diag($_) for grep { /skipped/ && $seed == 1 } split /\n/, $stdout;
 	ok($ran && $stdout =~ /^all kernels agree$/m,
 		"every kernel gives the scalar kernel's tokens and hashes on 20000 spans (seed $seed)")
+	  or diag("$stdout$stderr");
+	# every kernel saw line cuts taken (version 5's LineCheck)
+	ok($stdout =~ /^(\d+) runs with line cuts, (\d+) cuts taken$/m && $1 > 1000 && $2 > 1000,
+		"the spans exercise line cuts (seed $seed)")
+	  or diag($stdout);
+	ok(!$simde || $stdout =~ /^avx512-emulated: \d+ runs .* 0 disagreements$/m,
+		"the emulated AVX-512 kernel ran (seed $seed)")
+	  if $seed == 1;
+}
+
+# The golden vectors with each kernel, through the whole pipeline:
+# tokenizer.c (the driver) in its own object, so that each document runs
+# the kernel under test (GoldenKernel); and, where SIMDe is, an AVX-512
+# machine emulated (see golden_kernels.c): the emulated kernel, weights.c's
+# AVX-512 corrections emulated, and the CJK hashing of an AVX-512 machine.
+my @golden_sources = map { "src/fingerprint/$_.c" }
+  qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu frequent_words
+	 lanes lines features options);
+my @vectors = (3, 'test/golden/vectors.csv', 4, 'test/golden/vectors_v4.csv',
+	5, 'test/golden/vectors_v5.csv');
+
+my $driver = "$dir/tokenizer_golden.o";
+my $golden = "$dir/golden_kernels";
+$built = compile($driver, '-DChooseAsciiKernel=GoldenKernel', '-c', 'src/fingerprint/tokenizer.c')
+  && compile($golden, 'test/fuzz/golden_kernels.c', $driver, @golden_sources,
+	'src/fingerprint/tokenizer_cjk.c', 'src/fingerprint/weights.c');
+ok($built, 'the golden vector program builds') or diag($stderr);
+my $ran = IPC::Run::run([ $golden, @vectors ], '>', \$stdout, '2>', \$stderr);
+note $stdout;
+ok($ran && $stdout =~ /^every kernel gives the golden vectors$/m,
+	'every kernel gives the golden vectors of versions 3, 4 and 5')
+  or diag("$stdout$stderr");
+# (the counts guard against a silently empty or truncated file)
+is(join(',', $stdout =~ /^scalar: version \d, (\d+) vectors/mg), '444,576,1057',
+	'the scalar kernel computed every vector of each file');
+
+if (@emulated)
+{
+	my $machine = "$dir/golden_avx512_emulated";
+	$built = compile("$dir/weights_emulated.o", '-Itest/fuzz/avx512emu', '-c',
+		'src/fingerprint/weights.c')
+	  && compile("$dir/tokenizer_cjk_emulated.o",
+		'-DSegmentAsciiAvx512=SegmentAsciiAvx512Emulated', '-c',
+		'src/fingerprint/tokenizer_cjk.c')
+	  && compile($machine, @emulated, 'test/fuzz/golden_kernels.c', $driver, @golden_sources,
+		"$dir/weights_emulated.o", "$dir/tokenizer_cjk_emulated.o");
+	ok($built, 'the golden vector program of an emulated AVX-512 machine builds')
+	  or diag($stderr);
+	$ran = IPC::Run::run([ $machine, @vectors ], '>', \$stdout, '2>', \$stderr);
+	note $stdout;
+	ok( $ran
+		  && $stdout =~ /^every kernel gives the golden vectors$/m
+		  && join(',', $stdout =~ /^avx512-emulated: version \d, (\d+) vectors/mg) eq
+		  '444,576,1057',
+		'an emulated AVX-512 machine gives the golden vectors of versions 3, 4 and 5')
 	  or diag("$stdout$stderr");
 }
 
