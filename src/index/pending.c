@@ -507,7 +507,9 @@ PendingProcessUtility(SIMHASH_PROCESS_UTILITY_PARAMS)
 static void
 PendingExecutorFinish(QueryDesc *queryDesc)
 {
-	if (pending != NULL)
+	/* not at the end of a function's SELECT run for each row of an INSERT */
+	if (pending != NULL &&
+		(queryDesc->operation != CMD_SELECT || queryDesc->plannedstmt->hasModifyingCTE))
 		ShPendingFlushAll(true);
 	if (prev_ExecutorFinish)
 		prev_ExecutorFinish(queryDesc);
