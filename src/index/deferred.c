@@ -116,22 +116,31 @@ ShDeferRadius(Relation index, IndexInfo *indexInfo, Relation heap)
 }
 
 /*
- * Whether the heap tuple at tid is a speculative insertion (INSERT ... ON
- * CONFLICT): its token sits in t_ctid until the insertion is confirmed.
+ * What aminsert's batching needs of the heap tuple just inserted at tid:
+ * the command that inserted it (*cid: one for every row of a statement,
+ * however many commands the functions it calls run meanwhile), and whether
+ * it is a speculative insertion (INSERT ... ON CONFLICT, whose token sits
+ * in t_ctid until the insertion is confirmed): the return value.
  */
 bool
-ShDeferIsSpeculative(Relation heap, ItemPointer tid)
+ShDeferInsertedTuple(Relation heap, ItemPointer tid, CommandId *cid)
 {
 	Buffer		buf = ReadBuffer(heap, ItemPointerGetBlockNumber(tid));
 	Page		page;
 	ItemId		lp;
-	bool		speculative = false;
+	bool		speculative = true;
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	lp = PageGetItemId(page, ItemPointerGetOffsetNumber(tid));
+	*cid = InvalidCommandId;
 	if (ItemIdIsNormal(lp))
-		speculative = HeapTupleHeaderIsSpeculative((HeapTupleHeader) PageGetItem(page, lp));
+	{
+		HeapTupleHeader htup = (HeapTupleHeader) PageGetItem(page, lp);
+
+		speculative = HeapTupleHeaderIsSpeculative(htup);
+		*cid = HeapTupleHeaderGetRawCommandId(htup);
+	}
 	UnlockReleaseBuffer(buf);
 	return speculative;
 }

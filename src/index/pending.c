@@ -24,9 +24,14 @@
  *  - parallel workers scan on the leader's behalf: ExecutorStart writes
  *    everything before a plan that may use workers runs;
  *  - exclusion constraints check other transactions' uncommitted rows with a
- *    dirty snapshot: an index used by one is never batched (the inserting
- *    backend's own constraint check, an index scan, would write the entry
- *    at once anyway; not batching saves the detour).
+ *    dirty snapshot, and the core checks each row right after its aminsert:
+ *    an exclusion index batches only the rows of a command past its
+ *    SMALL_BATCH-th, when deferred.c can check them where they are written
+ *    (a constant radius below m, ...), and writes and checks them before
+ *    the statement ends (ExecutorFinish of a modifying query, the end of a
+ *    utility statement such as COPY), see THE DEFERRED CHECK in
+ *    deferred.c; the core's own check of such a row returns nothing
+ *    (ShStashDefer).
  *
  * and entries must never point at the wrong heap tuple:
  *
@@ -81,8 +86,13 @@ typedef struct PendingIndex
 								 * checked when written (deferred.c); -1: an
 								 * exclusion index never batched; -2: no
 								 * exclusion constraint */
-	CommandId	cid;			/* exclusion: the command inserting, */
+	CommandId	cid;			/* exclusion: the command inserting (its rows'
+								 * cmin), */
 	int64		cmdrows;		/* and the rows it has inserted so far */
+	PendingEntry *unchecked;	/* exclusion: rows written whose core check
+								 * waits for their subtransaction (below) */
+	int64		nunchecked;
+	int64		uncheckedcap;
 	struct PendingIndex *next;
 } PendingIndex;
 
@@ -295,49 +305,44 @@ FlushErrorContext(void *arg)
 }
 
 static void FlushPendingEntries(Relation index, PendingIndex *pi);
-static ShNewEntry *RowsToCheck(PendingIndex *pi, int *ncheck);
+static void KeepRowsToCheck(PendingIndex *pi);
+static void CheckRows(Relation index, PendingIndex *pi);
 
 /*
  * Writes every pending entry of pi into index, then forgets them; then, for
- * an exclusion index, the deferred checks (deferred.c), with the errors and
- * context they have row by row.
+ * an exclusion index, the deferred checks (deferred.c) that may run now,
+ * with the errors and context they have row by row.
  */
 static void
 FlushPending(Relation index, PendingIndex *pi)
 {
 	ErrorContextCallback errcallback;
-	ShNewEntry *check = NULL;
-	int			ncheck = 0;
 
-	if (pi->n == 0)
-		return;
-	errcallback.callback = FlushErrorContext;
-	errcallback.arg = (void *) index;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	FlushPendingEntries(index, pi);
-	if (pi->radius >= 0)
-		check = RowsToCheck(pi, &ncheck);
-	SetPendingCount(pi, 0);
-	error_context_stack = errcallback.previous;
-	if (check != NULL)
+	if (pi->n > 0)
 	{
-		ShDeferCheckRows(index, pi->radius, check, ncheck);
-		pfree(check);
+		errcallback.callback = FlushErrorContext;
+		errcallback.arg = (void *) index;
+		errcallback.previous = error_context_stack;
+		error_context_stack = &errcallback;
+		FlushPendingEntries(index, pi);
+		if (pi->radius >= 0)
+			KeepRowsToCheck(pi);
+		SetPendingCount(pi, 0);
+		error_context_stack = errcallback.previous;
 	}
+	if (pi->nunchecked > 0)
+		CheckRows(index, pi);
 }
 
 /*
- * The rows of an exclusion index's batch, all written, that need the core's
- * check: suspects, and those some probed table's bucket was not compared
- * with (deferred.c).  In insertion order; palloc'd, or NULL if none.
+ * Adds to pi->unchecked the rows of an exclusion index's batch, all
+ * written, that need the core's check: suspects, and those some probed
+ * table's bucket was not compared with (deferred.c).
  */
-static ShNewEntry *
-RowsToCheck(PendingIndex *pi, int *ncheck)
+static void
+KeepRowsToCheck(PendingIndex *pi)
 {
 	uint16		probed = (uint16) ((1 << (pi->radius + 1)) - 1);
-	ShNewEntry *rows = NULL;
-	int			n = 0;
 
 	for (int64 i = 0; i < pi->n; i++)
 	{
@@ -345,15 +350,54 @@ RowsToCheck(PendingIndex *pi, int *ncheck)
 
 		if (!e->suspect && (e->seen & probed) == probed)
 			continue;
-		if (rows == NULL)
-			rows = palloc_extended(sizeof(ShNewEntry) * pi->n, MCXT_ALLOC_HUGE);
-		rows[n].fp = e->fp;
-		rows[n].tid = e->tid;
-		rows[n].done = NULL;
-		n++;
+		if (pi->nunchecked >= pi->uncheckedcap)
+		{
+			pi->uncheckedcap = Max(64, 2 * pi->uncheckedcap);
+			if (pi->unchecked == NULL)
+				pi->unchecked = MemoryContextAllocHuge(TopTransactionContext,
+													   sizeof(PendingEntry) * pi->uncheckedcap);
+			else
+				pi->unchecked = repalloc_huge(pi->unchecked,
+											  sizeof(PendingEntry) * pi->uncheckedcap);
+		}
+		pi->unchecked[pi->nunchecked++] = *e;
 	}
-	*ncheck = n;
-	return rows;
+}
+
+/*
+ * The core's check of the written rows of pi->unchecked that belong to the
+ * current subtransaction or to ones it has released (subtransaction ids
+ * grow, so: id >= the current one).  A row of an enclosing transaction
+ * waits until the flush is back there (at the end of its statement, at
+ * commit): a violation found inside a subtransaction could be caught by
+ * its handler (a PL/pgSQL exception block) while the row stays.
+ */
+static void
+CheckRows(Relation index, PendingIndex *pi)
+{
+	SubTransactionId current = GetCurrentSubTransactionId();
+	ShNewEntry *rows = palloc_extended(sizeof(ShNewEntry) * pi->nunchecked, MCXT_ALLOC_HUGE);
+	int64		n = 0,
+				keep = 0;
+
+	for (int64 i = 0; i < pi->nunchecked; i++)
+	{
+		PendingEntry *e = &pi->unchecked[i];
+
+		if (e->subid >= current)
+		{
+			rows[n].fp = e->fp;
+			rows[n].tid = e->tid;
+			rows[n].done = NULL;
+			n++;
+		}
+		else
+			pi->unchecked[keep++] = *e;
+	}
+	pi->nunchecked = keep;
+	if (n > 0)
+		ShDeferCheckRows(index, pi->radius, rows, (int) n);
+	pfree(rows);
 }
 
 static void
@@ -426,14 +470,21 @@ ShPendingFlushAll(bool exclusion_only)
 	{
 		Relation	index;
 
-		if (pi->n == 0 || (exclusion_only && pi->radius < 0))
+		if ((pi->n == 0 && pi->nunchecked == 0) || (exclusion_only && pi->radius < 0))
 			continue;
 		index = try_relation_open(pi->indexoid, RowExclusiveLock);
 		if (index == NULL)
-			continue;			/* dropped in this transaction */
+		{
+			/* dropped in this transaction */
+			SetPendingCount(pi, 0);
+			pi->nunchecked = 0;
+			continue;
+		}
 		if (index->rd_rel->relkind == RELKIND_INDEX &&
 			index->rd_indam != NULL && index->rd_indam->aminsert == shinsert)
 			FlushPending(index, pi);
+		else
+			pi->nunchecked = 0;
 		relation_close(index, NoLock);
 		SetPendingCount(pi, 0);
 	}
@@ -482,6 +533,14 @@ PendingSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 			pi->entries[keep++] = pi->entries[i];
 		}
 		SetPendingCount(pi, keep);
+		keep = 0;
+		for (int64 i = 0; i < pi->nunchecked; i++)
+		{
+			if (pi->unchecked[i].subid >= mySubid)
+				continue;
+			pi->unchecked[keep++] = pi->unchecked[i];
+		}
+		pi->nunchecked = keep;
 	}
 }
 
@@ -501,20 +560,22 @@ PendingProcessUtility(SIMHASH_PROCESS_UTILITY_PARAMS)
 
 /*
  * The end of a query: an exclusion index's batch is written and checked
- * before its statement ends (deferred.c); before the AFTER triggers, as
- * the core's row-by-row check would have been.
+ * before its statement ends (deferred.c); after the standard finish, which
+ * runs the rest of a data-modifying WITH and the AFTER triggers.
  */
 static void
 PendingExecutorFinish(QueryDesc *queryDesc)
 {
-	/* not at the end of a function's SELECT run for each row of an INSERT */
-	if (pending != NULL &&
-		(queryDesc->operation != CMD_SELECT || queryDesc->plannedstmt->hasModifyingCTE))
-		ShPendingFlushAll(true);
+	bool		modifying = queryDesc->operation != CMD_SELECT ||
+		queryDesc->plannedstmt->hasModifyingCTE;
+
 	if (prev_ExecutorFinish)
 		prev_ExecutorFinish(queryDesc);
 	else
 		standard_ExecutorFinish(queryDesc);
+	/* not at the end of a function's SELECT run for each row of an INSERT */
+	if (pending != NULL && modifying)
+		ShPendingFlushAll(true);
 }
 
 static void
@@ -570,20 +631,21 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, Relation heap,
 	}
 	if (pi->radius != -2)
 	{
-		CommandId	cid = GetCurrentCommandId(false);
+		CommandId	cid;
 
 		/*
-		 * An exclusion index: the first rows of each command go straight in
-		 * (and are checked at once, as ever); a speculative insertion too.
+		 * An exclusion index: the first rows of each statement go straight
+		 * in (and are checked at once, as ever); a speculative insertion
+		 * too.
 		 */
-		if (pi->radius < 0)
+		if (pi->radius < 0 || ShDeferInsertedTuple(heap, tid, &cid))
 			return false;
 		if (pi->cid != cid)
 		{
 			pi->cid = cid;
 			pi->cmdrows = 0;
 		}
-		if (++pi->cmdrows <= SMALL_BATCH || ShDeferIsSpeculative(heap, tid))
+		if (++pi->cmdrows <= SMALL_BATCH)
 			return false;
 	}
 	limit = Max((int64) 1024, (int64) work_mem * 1024 / (int64) sizeof(PendingEntry));

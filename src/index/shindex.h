@@ -530,7 +530,7 @@ extern void ShScanDeferred(IndexScanDesc scan);
 
 /* deferred.c */
 extern int	ShDeferRadius(Relation index, struct IndexInfo *indexInfo, Relation heap);
-extern bool ShDeferIsSpeculative(Relation heap, ItemPointer tid);
+extern bool ShDeferInsertedTuple(Relation heap, ItemPointer tid, CommandId *cid);
 extern void ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
 							const ShNewEntry *run, int n, bool *suspect);
 extern void ShDeferCheckRows(Relation index, int radius, const ShNewEntry *rows, int n);
