@@ -352,6 +352,18 @@ SELECT bulk_log(x) FROM (SELECT ex_fp(g) AS x FROM generate_series(6001, 6100) g
                          UNION ALL SELECT ex_flip(ex_fp(6001), 1, 1)
                          UNION ALL SELECT ex_fp(g) FROM generate_series(6101, 6140) g) s;
 SELECT count(*) FROM bulk;
+-- a big statement against a bigger index: a bucket covers few prefixes,
+-- and the batch's rows of an entry's prefix are found through a map
+CREATE TABLE bulk_big (fp simhash,
+  CONSTRAINT bulk_big_near EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(1, 40000) g;
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(40001, 60000) g
+UNION ALL SELECT ex_flip(ex_fp(12345), 2, 3);
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(40001, 60000) g
+UNION ALL SELECT ex_flip(ex_fp(50001), 2, 2);
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(40001, 60000) g;
+SELECT count(*) FROM bulk_big;
+SELECT simhash_index_check('bulk_big_near');
 -- shapes checked row by row as before: a DEFERRABLE constraint, a radius
 -- of m or more, a radius from a column
 CREATE TABLE bulk_deferrable (fp simhash, CONSTRAINT bulk_deferrable_near
@@ -387,6 +399,6 @@ RESET enable_seqscan;
 SELECT simhash_index_check('bulk_near');
 
 DROP TABLE pages, k0, k64, k12, dup, docs, scoped, site_pages, twice, eight, chain,
-  bulk, bulk_deferrable, bulk_wide, bulk_radius, bulk_log_t;
+  bulk, bulk_deferrable, bulk_wide, bulk_radius, bulk_log_t, bulk_big;
 DROP FUNCTION bulk_log(simhash);
 DROP FUNCTION ex_fp(integer), ex_flip(simhash, integer, integer);

@@ -164,16 +164,6 @@ FirstWithPrefix(const uint32 *prefixes, int n, uint32 p)
 	return lo;
 }
 
-/* Marks the rows of run with prefix p that lie within radius of value. */
-static void
-MarkNear(const ShNewEntry *run, const uint32 *prefixes, int n, uint32 p,
-		 uint64 value, int radius, bool *suspect)
-{
-	for (int k = FirstWithPrefix(prefixes, n, p); k < n && prefixes[k] == p; k++)
-		if (pg_popcount64(run[k].fp ^ value) <= radius)
-			suspect[k] = true;
-}
-
 /* Groups of equal prefix larger than this are all suspect, unpaired. */
 #define SH_DEFER_PAIRS_MAX 64
 
@@ -183,45 +173,75 @@ MarkNear(const ShNewEntry *run, const uint32 *prefixes, int n, uint32 p,
  * every row of the run within radius of an entry already on the page or of
  * another row of the run with its prefix.  The page must have no overflow
  * chain (the caller checks).
+ *
+ * An entry is compared with the run's rows of its own prefix, found through
+ * a map from each prefix of the bucket's range [lo, hi) to the first such
+ * row when the range is small against the run (a big index: a bucket
+ * covers a few prefixes), else through a bitmap of the run's prefixes and
+ * a binary search (a small index, or a small run).
  */
 void
 ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
 				const ShNewEntry *run, int n, bool *suspect)
 {
 	static uint64 present[(1 << 16) / 64];	/* prefixes of the run */
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	uint32		lo = opaque->lo;
+	uint32		span = opaque->hi - opaque->lo;
+	bool		mapped = span <= 4 * (uint32) n + 64;
 	uint32	   *prefixes = palloc(sizeof(uint32) * n);
-	int			nentries = ShPageGetOpaque(page)->nentries;
+	int		   *first = NULL;	/* mapped: run rows of prefix lo + i are
+								 * first[i] .. first[i + 1] - 1 */
+	bool		single = ShPageIsSingle(page);
+	int			nentries = opaque->nentries;
 
 	for (int k = 0; k < n; k++)
-	{
 		prefixes[k] = ShPrefix(layout, t, run[k].fp);
-		Assert(prefixes[k] < (1 << 16));
-		present[prefixes[k] >> 6] |= UINT64CONST(1) << (prefixes[k] & 63);
-	}
-
-	if (ShPageIsSingle(page))
+	if (mapped)
 	{
-		if (nentries > 0)
-		{
-			uint64		value = ShPageSingleValue(page);
-			uint32		p = ShPrefix(layout, t, value);
+		int			k = 0;
 
-			if (present[p >> 6] & (UINT64CONST(1) << (p & 63)))
-				MarkNear(run, prefixes, n, p, value, radius, suspect);
+		first = palloc(sizeof(int) * (span + 1));
+		for (uint32 i = 0; i <= span; i++)
+		{
+			while (k < n && prefixes[k] < lo + i)
+				k++;
+			first[i] = k;
 		}
 	}
 	else
 	{
-		const char *entry = ShPageEntry(page, 0);
+		for (int k = 0; k < n; k++)
+			present[prefixes[k] >> 6] |= UINT64CONST(1) << (prefixes[k] & 63);
+	}
 
-		for (int e = 0; e < nentries; e++, entry += SH_ENTRY_SIZE)
+	/* a single-value page: its one value, once */
+	for (int e = 0; e < (single ? Min(nentries, 1) : nentries); e++)
+	{
+		uint64		value = single ? ShPageSingleValue(page) :
+			ShEntryFingerprint(ShPageEntry(page, e));
+		uint32		p = ShPrefix(layout, t, value);
+		int			from,
+					to;
+
+		if (unlikely(p - lo >= span))
+			continue;			/* not of this bucket: never appended here */
+		if (mapped)
 		{
-			uint64		value = ShEntryFingerprint(entry);
-			uint32		p = ShPrefix(layout, t, value);
-
-			if (unlikely(present[p >> 6] & (UINT64CONST(1) << (p & 63))))
-				MarkNear(run, prefixes, n, p, value, radius, suspect);
+			from = first[p - lo];
+			to = first[p - lo + 1];
 		}
+		else
+		{
+			if (likely(!(present[p >> 6] & (UINT64CONST(1) << (p & 63)))))
+				continue;
+			from = to = FirstWithPrefix(prefixes, n, p);
+			while (to < n && prefixes[to] == p)
+				to++;
+		}
+		for (int k = from; k < to; k++)
+			if (pg_popcount64(run[k].fp ^ value) <= radius)
+				suspect[k] = true;
 	}
 
 	/* pairs inside the run: rows of one prefix */
@@ -246,8 +266,11 @@ ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
 		a = b;
 	}
 
-	for (int k = 0; k < n; k++)
-		present[prefixes[k] >> 6] = 0;
+	if (mapped)
+		pfree(first);
+	else
+		for (int k = 0; k < n; k++)
+			present[prefixes[k] >> 6] = 0;
 	pfree(prefixes);
 }
 
