@@ -241,5 +241,164 @@ INSERT INTO chain VALUES (('0123' || lpad(to_hex(1499 * 7919), 12, '0'))::simhas
 SELECT count(*) FROM chain;
 SELECT simhash_index_check('chain_excl');
 
-DROP TABLE pages, k0, k64, k12, dup, docs, scoped, site_pages, twice, eight, chain;
+-- Bulk inserts: a statement's rows past its 16th are batched, written at
+-- its end bucket by bucket and checked there (index/deferred.c).  Whatever
+-- the statement (INSERT ... SELECT, COPY, UPDATE, inside a function), the
+-- answers are those of the row-by-row check: each statement below either
+-- fails whole with exclusion_violation or keeps the constraint.
+CREATE TABLE bulk (id serial, fp simhash,
+  CONSTRAINT bulk_near EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(1, 3000) g;
+SELECT count(*) FROM bulk;
+-- a near-duplicate of a stored row as the 201st row: the statement fails
+INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(3001, 3200) g
+UNION ALL SELECT ex_flip(ex_fp(77), 1, 3);
+-- two new rows near each other, both late in one statement
+INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(3001, 3100) g
+UNION ALL SELECT ex_flip(ex_fp(1), 7, 2) UNION ALL SELECT ex_flip(ex_fp(1), 7, 3);
+-- the same value twice
+INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(3001, 3100) g
+UNION ALL SELECT ex_fp(3001);
+SELECT count(*) FROM bulk;
+-- ON CONFLICT DO NOTHING: near-duplicates of stored rows skipped, the rest stored
+INSERT INTO bulk (fp) SELECT CASE WHEN g % 2 = 0 THEN ex_flip(ex_fp(g - 3000), g, 2) ELSE ex_fp(g) END
+  FROM generate_series(3001, 3200) g ON CONFLICT DO NOTHING;
+SELECT count(*) FROM bulk;
+-- COPY: the same rule (the second COPY's last line repeats the first's 4th)
+COPY bulk (fp) FROM STDIN;
+dda1494c73cf256d
+db5b5fab8f4d3e27
+c7fde805ec99108d
+73ab48767734d7c1
+dae445508201e2bd
+309d6b79965eda32
+cdcc69292f45e678
+79cb9e86830c71c2
+9d2c67eda13ffe79
+2fa91425cb008853
+7253edc618187993
+244caf9c4dabb481
+89e7d15f17362f25
+e3eff9c0cf44dd3f
+a26b7f62b1852f27
+986e86cb0ab8ab67
+656abd72fb710734
+73f778aaf6fa5db8
+bd299753a7677796
+a66b0d389d95847e
+\.
+COPY bulk (fp) FROM STDIN;
+9f8558a628518867
+d4ea65d003d71684
+102b938b8743feb6
+09208a650f3ebdd3
+e12b2b8f30b17d0b
+998092253deffa38
+c7321cc007b37e14
+5387f61376c468ae
+97491e2370c6a5b8
+320094ead7a94ded
+3bd0334684e55160
+4b4d8474a3ea284d
+012d0ea67ff12229
+15c1d2dfa9964aef
+a7a1149075139237
+6822a6b24735af1c
+8d1fe1daff666589
+ee82ec3ffee5a5b2
+154cd2aad7185dda
+4105cca7b53302fc
+73ab48767734d7c1
+\.
+SELECT count(*) FROM bulk;
+-- UPDATE: rows move away from their old versions freely; onto others, not
+UPDATE bulk SET fp = ex_flip(fp, id, 1) WHERE id <= 100;
+UPDATE bulk SET fp = CASE WHEN id = 250 THEN ex_flip(ex_fp(3), 5, 1) ELSE ex_flip(fp, id, 9) END
+ WHERE id BETWEEN 201 AND 300;
+-- a savepoint rolled back: its batch goes with it; the transaction goes on
+BEGIN;
+INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(4001, 4040) g;
+SAVEPOINT s;
+INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(4041, 4080) g
+UNION ALL SELECT ex_flip(ex_fp(4001), 3, 3);
+ROLLBACK TO s;
+INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(4041, 4080) g;
+COMMIT;
+SELECT count(*) FROM bulk WHERE fp IN (SELECT ex_fp(g) FROM generate_series(4001, 4080) g);
+-- inside a function, the violation caught by its handler
+DO $$
+BEGIN
+  INSERT INTO bulk (fp) SELECT ex_fp(g) FROM generate_series(5001, 5100) g
+  UNION ALL SELECT ex_flip(ex_fp(5050), 9, 1);
+EXCEPTION WHEN exclusion_violation THEN
+  RAISE NOTICE 'caught: %', SQLERRM;
+END $$;
+SELECT count(*) FROM bulk;
+-- written inside a subtransaction (a function's exception block that
+-- inserts, run for each row), a batched row's violation is not found there,
+-- where the handler would swallow it, but at the end of its own statement
+CREATE TABLE bulk_log_t (fp simhash);
+CREATE FUNCTION bulk_log(fp simhash) RETURNS simhash LANGUAGE plpgsql AS $$
+BEGIN
+  BEGIN
+    INSERT INTO bulk_log_t VALUES (fp);
+  EXCEPTION WHEN exclusion_violation THEN
+    RAISE NOTICE 'swallowed: %', SQLERRM;
+  END;
+  RETURN fp;
+END $$;
+INSERT INTO bulk (fp)
+SELECT bulk_log(x) FROM (SELECT ex_fp(g) AS x FROM generate_series(6001, 6100) g
+                         UNION ALL SELECT ex_flip(ex_fp(6001), 1, 1)
+                         UNION ALL SELECT ex_fp(g) FROM generate_series(6101, 6140) g) s;
+SELECT count(*) FROM bulk;
+-- a big statement against a bigger index: a bucket covers few prefixes,
+-- and the batch's rows of an entry's prefix are found through a map
+CREATE TABLE bulk_big (fp simhash,
+  CONSTRAINT bulk_big_near EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(1, 40000) g;
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(40001, 60000) g
+UNION ALL SELECT ex_flip(ex_fp(12345), 2, 3);
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(40001, 60000) g
+UNION ALL SELECT ex_flip(ex_fp(50001), 2, 2);
+INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(40001, 60000) g;
+SELECT count(*) FROM bulk_big;
+SELECT simhash_index_check('bulk_big_near');
+-- shapes checked row by row as before: a DEFERRABLE constraint, a radius
+-- of m or more, a radius from a column
+CREATE TABLE bulk_deferrable (fp simhash, CONSTRAINT bulk_deferrable_near
+  EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>) DEFERRABLE INITIALLY DEFERRED);
+BEGIN;
+INSERT INTO bulk_deferrable SELECT ex_fp(g) FROM generate_series(1, 100) g
+UNION ALL SELECT ex_flip(ex_fp(50), 1, 2);
+COMMIT;
+CREATE TABLE bulk_wide (fp simhash, EXCLUDE USING simhash (simhash_ball(fp, 5) WITH <@>)
+  WITH (blocks = 4));
+INSERT INTO bulk_wide SELECT ex_fp(g) FROM generate_series(1, 100) g
+UNION ALL SELECT ex_flip(ex_fp(50), 1, 5);
+INSERT INTO bulk_wide SELECT ex_fp(g) FROM generate_series(1, 100) g;
+CREATE TABLE bulk_radius (fp simhash, r int, EXCLUDE USING simhash (simhash_ball(fp, r) WITH <@>));
+INSERT INTO bulk_radius SELECT ex_fp(g), 3 FROM generate_series(1, 100) g
+UNION ALL SELECT ex_flip(ex_fp(50), 1, 2), 3;
+INSERT INTO bulk_radius SELECT ex_fp(g), 3 FROM generate_series(1, 100) g;
+SELECT (SELECT count(*) FROM bulk_deferrable) AS deferrable,
+       (SELECT count(*) FROM bulk_wide) AS wide,
+       (SELECT count(*) FROM bulk_radius) AS radius;
+-- what the index holds: no pair within 3 (sequential scan), and every row
+-- the index finds
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*) AS pairs_within_3
+  FROM bulk a JOIN bulk b ON a.id < b.id AND hamming_distance(a.fp, b.fp) <= 3;
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+SET enable_seqscan = off;
+SELECT count(*) AS rows_not_found_by_index
+  FROM bulk a WHERE NOT EXISTS (SELECT FROM bulk b WHERE b.fp <-> a.fp <= 0 AND b.id = a.id);
+RESET enable_seqscan;
+SELECT simhash_index_check('bulk_near');
+
+DROP TABLE pages, k0, k64, k12, dup, docs, scoped, site_pages, twice, eight, chain,
+  bulk, bulk_deferrable, bulk_wide, bulk_radius, bulk_log_t, bulk_big;
+DROP FUNCTION bulk_log(simhash);
 DROP FUNCTION ex_fp(integer), ex_flip(simhash, integer, integer);

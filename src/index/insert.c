@@ -203,7 +203,7 @@ shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 
 	if (!ShIndexKey(index, values, isnull, &fp))
 		return false;
-	if (ShPendingAdd(index, indexInfo, fp, ht_ctid))
+	if (ShPendingAdd(index, indexInfo, heapRel, fp, ht_ctid))
 		return false;
 	cache = ShGetHintedCache(index);
 	layout = &cache->layout;

@@ -24,9 +24,14 @@
  *  - parallel workers scan on the leader's behalf: ExecutorStart writes
  *    everything before a plan that may use workers runs;
  *  - exclusion constraints check other transactions' uncommitted rows with a
- *    dirty snapshot: an index used by one is never batched (the inserting
- *    backend's own constraint check, an index scan, would write the entry
- *    at once anyway; not batching saves the detour).
+ *    dirty snapshot, and the core checks each row right after its aminsert:
+ *    an exclusion index batches only the rows of a command past its
+ *    SMALL_BATCH-th, when deferred.c can check them where they are written
+ *    (a constant radius below m, ...), and writes and checks them before
+ *    the statement ends (ExecutorFinish of a modifying query, the end of a
+ *    utility statement such as COPY), see THE DEFERRED CHECK in
+ *    deferred.c; the core's own check of such a row returns nothing
+ *    (ShStashDefer).
  *
  * and entries must never point at the wrong heap tuple:
  *
@@ -65,6 +70,9 @@ typedef struct PendingEntry
 	uint64		fp;
 	ItemPointerData tid;
 	uint16		done;			/* bit t: in table t already */
+	uint16		seen;			/* exclusion: bit t, compared with table t's
+								 * bucket while appended (deferred.c) */
+	bool		suspect;		/* exclusion: a candidate within k found */
 	SubTransactionId subid;		/* subtransaction that inserted it */
 } PendingEntry;
 
@@ -74,6 +82,17 @@ typedef struct PendingIndex
 	int64		n;
 	int64		cap;
 	PendingEntry *entries;
+	int			radius;			/* an exclusion index's constant k, its rows
+								 * checked when written (deferred.c); -1: an
+								 * exclusion index never batched; -2: no
+								 * exclusion constraint */
+	CommandId	cid;			/* exclusion: the command inserting (its rows'
+								 * cmin), */
+	int64		cmdrows;		/* and the rows it has inserted so far */
+	PendingEntry *unchecked;	/* exclusion: rows written whose core check
+								 * waits for their subtransaction (below) */
+	int64		nunchecked;
+	int64		uncheckedcap;
 	struct PendingIndex *next;
 } PendingIndex;
 
@@ -104,8 +123,9 @@ static bool batch_inserts = true;
 static bool written_for_commit = false;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
 
-static void ShPendingFlushAll(void);
+static void ShPendingFlushAll(bool exclusion_only);
 
 /* Sets the number of entries pending in pi, keeping pending_total. */
 static void
@@ -133,6 +153,27 @@ GatherRun(PendingIndex *pi, const uint64 *keys, int64 n)
 		run[k].done = &e->done;
 	}
 	return run;
+}
+
+/*
+ * Compares the run about to be appended to table t's bucket page (pending
+ * entries keys[0 .. n), sorted by prefix) with the page: see deferred.c.
+ */
+static void
+DeferScanPage(const ShLayout *layout, PendingIndex *pi, int table, Page page,
+			  const uint64 *keys, const ShNewEntry *run, int n)
+{
+	bool	   *suspect = palloc0(sizeof(bool) * n);
+
+	ShDeferScanPage(layout, table, page, pi->radius, run, n, suspect);
+	for (int k = 0; k < n; k++)
+	{
+		PendingEntry *e = &pi->entries[(uint32) keys[k]];
+
+		e->seen |= 1 << table;
+		e->suspect |= suspect[k];
+	}
+	pfree(suspect);
 }
 
 /*
@@ -166,6 +207,12 @@ FlushTable(Relation index, ShAmCache *cache, PendingIndex *pi, int table,
 		{
 			ShNewEntry *run = GatherRun(pi, keys + i, j - i);
 
+			/*
+			 * An exclusion index's deferred check of this table: under the
+			 * lock we append under, before appending (deferred.c).
+			 */
+			if (table <= pi->radius && opaque->next == InvalidBlockNumber)
+				DeferScanPage(layout, pi, table, page, keys + i, run, (int) (j - i));
 			ShAppendRunLogged(index, buf, run, (int) (j - i));
 			pfree(run);
 			UnlockReleaseBuffer(buf);
@@ -258,21 +305,99 @@ FlushErrorContext(void *arg)
 }
 
 static void FlushPendingEntries(Relation index, PendingIndex *pi);
+static void KeepRowsToCheck(PendingIndex *pi);
+static void CheckRows(Relation index, PendingIndex *pi);
 
-/* Writes every pending entry of pi into index, then forgets them. */
+/*
+ * Writes every pending entry of pi into index, then forgets them; then, for
+ * an exclusion index, the deferred checks (deferred.c) that may run now,
+ * with the errors and context they have row by row.
+ */
 static void
 FlushPending(Relation index, PendingIndex *pi)
 {
 	ErrorContextCallback errcallback;
 
-	if (pi->n == 0)
-		return;
-	errcallback.callback = FlushErrorContext;
-	errcallback.arg = (void *) index;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	FlushPendingEntries(index, pi);
-	error_context_stack = errcallback.previous;
+	if (pi->n > 0)
+	{
+		errcallback.callback = FlushErrorContext;
+		errcallback.arg = (void *) index;
+		errcallback.previous = error_context_stack;
+		error_context_stack = &errcallback;
+		FlushPendingEntries(index, pi);
+		if (pi->radius >= 0)
+			KeepRowsToCheck(pi);
+		SetPendingCount(pi, 0);
+		error_context_stack = errcallback.previous;
+	}
+	if (pi->nunchecked > 0)
+		CheckRows(index, pi);
+}
+
+/*
+ * Adds to pi->unchecked the rows of an exclusion index's batch, all
+ * written, that need the core's check: suspects, and those some probed
+ * table's bucket was not compared with (deferred.c).
+ */
+static void
+KeepRowsToCheck(PendingIndex *pi)
+{
+	uint16		probed = (uint16) ((1 << (pi->radius + 1)) - 1);
+
+	for (int64 i = 0; i < pi->n; i++)
+	{
+		PendingEntry *e = &pi->entries[i];
+
+		if (!e->suspect && (e->seen & probed) == probed)
+			continue;
+		if (pi->nunchecked >= pi->uncheckedcap)
+		{
+			pi->uncheckedcap = Max(64, 2 * pi->uncheckedcap);
+			if (pi->unchecked == NULL)
+				pi->unchecked = MemoryContextAllocHuge(TopTransactionContext,
+													   sizeof(PendingEntry) * pi->uncheckedcap);
+			else
+				pi->unchecked = repalloc_huge(pi->unchecked,
+											  sizeof(PendingEntry) * pi->uncheckedcap);
+		}
+		pi->unchecked[pi->nunchecked++] = *e;
+	}
+}
+
+/*
+ * The core's check of the written rows of pi->unchecked that belong to the
+ * current subtransaction or to ones it has released (subtransaction ids
+ * grow, so: id >= the current one).  A row of an enclosing transaction
+ * waits until the flush is back there (at the end of its statement, at
+ * commit): a violation found inside a subtransaction could be caught by
+ * its handler (a PL/pgSQL exception block) while the row stays.
+ */
+static void
+CheckRows(Relation index, PendingIndex *pi)
+{
+	SubTransactionId current = GetCurrentSubTransactionId();
+	ShNewEntry *rows = palloc_extended(sizeof(ShNewEntry) * pi->nunchecked, MCXT_ALLOC_HUGE);
+	int64		n = 0,
+				keep = 0;
+
+	for (int64 i = 0; i < pi->nunchecked; i++)
+	{
+		PendingEntry *e = &pi->unchecked[i];
+
+		if (e->subid >= current)
+		{
+			rows[n].fp = e->fp;
+			rows[n].tid = e->tid;
+			rows[n].done = NULL;
+			n++;
+		}
+		else
+			pi->unchecked[keep++] = *e;
+	}
+	pi->nunchecked = keep;
+	if (n > 0)
+		ShDeferCheckRows(index, pi->radius, rows, (int) n);
+	pfree(rows);
 }
 
 static void
@@ -281,10 +406,10 @@ FlushPendingEntries(Relation index, PendingIndex *pi)
 	const ShLayout *layout = ShGetLayout(index);
 	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
 	uint64	   *keys;
+
 	if (pi->n <= SMALL_BATCH)
 	{
 		FlushRows(index, cache, pi);
-		SetPendingCount(pi, 0);
 		return;
 	}
 	keys = palloc_extended(sizeof(uint64) * pi->n, MCXT_ALLOC_HUGE);
@@ -301,7 +426,6 @@ FlushPendingEntries(Relation index, PendingIndex *pi)
 		FlushTable(index, cache, pi, t, keys, nkeys);
 	}
 	pfree(keys);
-	SetPendingCount(pi, 0);
 }
 
 static PendingIndex *
@@ -335,22 +459,32 @@ ShPendingForget(Relation index)
 		SetPendingCount(pi, 0);
 }
 
-/* Writes everything pending, for every index still there. */
+/*
+ * Writes everything pending, for every index still there (exclusion_only:
+ * only what exclusion indexes batched).
+ */
 static void
-ShPendingFlushAll(void)
+ShPendingFlushAll(bool exclusion_only)
 {
 	for (PendingIndex *pi = pending; pi != NULL; pi = pi->next)
 	{
 		Relation	index;
 
-		if (pi->n == 0)
+		if ((pi->n == 0 && pi->nunchecked == 0) || (exclusion_only && pi->radius < 0))
 			continue;
 		index = try_relation_open(pi->indexoid, RowExclusiveLock);
 		if (index == NULL)
-			continue;			/* dropped in this transaction */
+		{
+			/* dropped in this transaction */
+			SetPendingCount(pi, 0);
+			pi->nunchecked = 0;
+			continue;
+		}
 		if (index->rd_rel->relkind == RELKIND_INDEX &&
 			index->rd_indam != NULL && index->rd_indam->aminsert == shinsert)
 			FlushPending(index, pi);
+		else
+			pi->nunchecked = 0;
 		relation_close(index, NoLock);
 		SetPendingCount(pi, 0);
 	}
@@ -365,7 +499,7 @@ PendingXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_PRE_PREPARE:
 			/* From here on, nothing waits: a later batch would be lost. */
 			written_for_commit = true;
-			ShPendingFlushAll();
+			ShPendingFlushAll(false);
 			break;
 		case XACT_EVENT_COMMIT:
 		case XACT_EVENT_ABORT:
@@ -399,6 +533,14 @@ PendingSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 			pi->entries[keep++] = pi->entries[i];
 		}
 		SetPendingCount(pi, keep);
+		keep = 0;
+		for (int64 i = 0; i < pi->nunchecked; i++)
+		{
+			if (pi->unchecked[i].subid >= mySubid)
+				continue;
+			pi->unchecked[keep++] = pi->unchecked[i];
+		}
+		pi->nunchecked = keep;
 	}
 }
 
@@ -406,18 +548,41 @@ static void
 PendingProcessUtility(SIMHASH_PROCESS_UTILITY_PARAMS)
 {
 	if (pending != NULL && !IsA(pstmt->utilityStmt, TransactionStmt))
-		ShPendingFlushAll();
+		ShPendingFlushAll(false);
 	if (prev_ProcessUtility)
 		prev_ProcessUtility(SIMHASH_PROCESS_UTILITY_ARGS);
 	else
 		standard_ProcessUtility(SIMHASH_PROCESS_UTILITY_ARGS);
+	/* COPY's rows: checked before the statement ends */
+	if (pending != NULL && !IsA(pstmt->utilityStmt, TransactionStmt))
+		ShPendingFlushAll(true);
+}
+
+/*
+ * The end of a query: an exclusion index's batch is written and checked
+ * before its statement ends (deferred.c); after the standard finish, which
+ * runs the rest of a data-modifying WITH and the AFTER triggers.
+ */
+static void
+PendingExecutorFinish(QueryDesc *queryDesc)
+{
+	bool		modifying = queryDesc->operation != CMD_SELECT ||
+		queryDesc->plannedstmt->hasModifyingCTE;
+
+	if (prev_ExecutorFinish)
+		prev_ExecutorFinish(queryDesc);
+	else
+		standard_ExecutorFinish(queryDesc);
+	/* not at the end of a function's SELECT run for each row of an INSERT */
+	if (pending != NULL && modifying)
+		ShPendingFlushAll(true);
 }
 
 static void
 PendingExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	if (pending != NULL && queryDesc->plannedstmt->parallelModeNeeded)
-		ShPendingFlushAll();
+		ShPendingFlushAll(false);
 	if (prev_ExecutorStart)
 		prev_ExecutorStart(queryDesc, eflags);
 	else
@@ -429,13 +594,14 @@ PendingExecutorStart(QueryDesc *queryDesc, int eflags)
  * the index; otherwise the entry is pending.
  */
 bool
-ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer tid)
+ShPendingAdd(Relation index, struct IndexInfo *indexInfo, Relation heap,
+			 uint64 fp, ItemPointer tid)
 {
 	PendingIndex *pi;
 	int64		limit;
 
-	if (!batch_inserts || indexInfo->ii_ExclusionOps != NULL || IsParallelWorker() ||
-		!IsTransactionState() || written_for_commit)
+	if (!batch_inserts || IsParallelWorker() || !IsTransactionState() ||
+		written_for_commit)
 		return false;
 	pi = FindPending(RelationGetRelid(index));
 	if (pi == NULL)
@@ -455,10 +621,32 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 		}
 		pi = MemoryContextAllocZero(TopTransactionContext, sizeof(PendingIndex));
 		pi->indexoid = indexoid;
+		pi->radius = indexInfo->ii_ExclusionOps == NULL ? -2 :
+			ShDeferRadius(index, indexInfo, heap);
+		pi->cid = InvalidCommandId;
 		pi->next = pending;
 		pending = pi;
 		slot = hash_search(pending_by_oid, &indexoid, HASH_ENTER, NULL);
 		slot->pi = pi;
+	}
+	if (pi->radius != -2)
+	{
+		CommandId	cid;
+
+		/*
+		 * An exclusion index: the first rows of each statement go straight
+		 * in (and are checked at once, as ever); a speculative insertion
+		 * too.
+		 */
+		if (pi->radius < 0 || ShDeferInsertedTuple(heap, tid, &cid))
+			return false;
+		if (pi->cid != cid)
+		{
+			pi->cid = cid;
+			pi->cmdrows = 0;
+		}
+		if (++pi->cmdrows <= SMALL_BATCH)
+			return false;
 	}
 	limit = Max((int64) 1024, (int64) work_mem * 1024 / (int64) sizeof(PendingEntry));
 	limit = Min(limit, (int64) 1 << 30);	/* entry numbers fit in 32 bits */
@@ -478,6 +666,8 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 	pi->entries[pi->n].fp = fp;
 	pi->entries[pi->n].tid = *tid;
 	pi->entries[pi->n].done = 0;
+	pi->entries[pi->n].seen = 0;
+	pi->entries[pi->n].suspect = false;
 	pi->entries[pi->n].subid = GetCurrentSubTransactionId();
 	SetPendingCount(pi, pi->n + 1);
 	if (pending_total >= limit)
@@ -487,7 +677,7 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 		 * (the one being inserted into is open; the others are opened by
 		 * OID), and hand their arrays back.
 		 */
-		ShPendingFlushAll();
+		ShPendingFlushAll(false);
 		for (PendingIndex *p = pending; p != NULL; p = p->next)
 		{
 			if (p->entries)
@@ -496,6 +686,9 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, uint64 fp, ItemPointer
 			p->cap = 0;
 		}
 	}
+	/* the core's check of this row, which follows, is deferred */
+	if (pi->radius >= 0)
+		ShStashDefer(index, fp, pi->radius);
 	return true;
 }
 
@@ -507,8 +700,13 @@ void
 ShPendingRescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 				ScanKey orderbys, int norderbys)
 {
-	ShPendingFlush(scan->indexRelation);
+	bool		deferred = ShStashTakeDeferred(scan, scankey, nscankeys, norderbys);
+
+	if (!deferred)
+		ShPendingFlush(scan->indexRelation);
 	shrescan(scan, scankey, nscankeys, orderbys, norderbys);
+	if (deferred)
+		ShScanDeferred(scan);
 }
 
 /*
@@ -528,6 +726,8 @@ ShPendingInit(void)
 	ProcessUtility_hook = PendingProcessUtility;
 	prev_ExecutorStart = ExecutorStart_hook;
 	ExecutorStart_hook = PendingExecutorStart;
+	prev_ExecutorFinish = ExecutorFinish_hook;
+	ExecutorFinish_hook = PendingExecutorFinish;
 
 	DefineCustomBoolVariable("simhash.batch_inserts",
 							 "Batches a transaction's inserts into simhash indexes until commit or the next scan.",

@@ -80,6 +80,9 @@ typedef struct ShScanOpaqueData
 	Snapshot	snapshot;		/* predicate locks are taken under it */
 	uint64		scope;			/* H(scope) of the search, or 0 (scope.c) */
 
+	bool		deferred;		/* the core's check of a batched row: returns
+								 * nothing now (deferred.c) */
+
 	/* an exclusion constraint's check: names the candidate in errors */
 	ErrorContextCallback conflict_cb;
 	bool		conflict_pushed;
@@ -809,6 +812,71 @@ typedef struct ShStash
 static ShStash *stash = NULL;
 
 /*
+ * A row that pending.c batched (deferred.c): the core's check that follows
+ * its aminsert returns nothing, and does not write the batch first.
+ */
+static struct
+{
+	bool		ready;
+	Oid			indexoid;
+	uint64		key;
+	int			radius;
+	LocalTransactionId lxid;
+	SubTransactionId subxid;
+	CommandId	cid;
+}			deferral;
+
+/* Records that the row with stored value key, radius radius, was batched. */
+void
+ShStashDefer(Relation index, uint64 key, int radius)
+{
+	if (stash != NULL)
+		stash->filling = stash->ready = false;
+	deferral.ready = true;
+	deferral.indexoid = RelationGetRelid(index);
+	deferral.key = key;
+	deferral.radius = radius;
+	deferral.lxid = SIMHASH_MY_LXID;
+	deferral.subxid = GetCurrentSubTransactionId();
+	deferral.cid = GetCurrentCommandId(false);
+}
+
+/*
+ * At amrescan, before pending.c writes the batch: whether this scan is the
+ * core's check of the row just batched (a dirty snapshot, in the same
+ * command, subtransaction and transaction, exactly one key: <@ the row's
+ * own ball).  Drops the deferral in any case.
+ */
+bool
+ShStashTakeDeferred(IndexScanDesc scan, ScanKey keys, int nkeys, int norderbys)
+{
+	SimhashBall *ball;
+
+	if (!deferral.ready)
+		return false;
+	deferral.ready = false;
+	if (deferral.indexoid != RelationGetRelid(scan->indexRelation) ||
+		scan->xs_snapshot == NULL ||
+		scan->xs_snapshot->snapshot_type != SNAPSHOT_DIRTY ||
+		deferral.lxid != SIMHASH_MY_LXID ||
+		deferral.subxid != GetCurrentSubTransactionId() ||
+		deferral.cid != GetCurrentCommandId(false) ||
+		keys == NULL || nkeys != 1 || norderbys != 0 ||
+		keys[0].sk_attno != 1 || keys[0].sk_strategy != SH_NEAR_STRATEGY ||
+		(keys[0].sk_flags & SK_ISNULL) != 0)
+		return false;
+	ball = (SimhashBall *) DatumGetPointer(keys[0].sk_argument);
+	return ball->center == deferral.key && ball->radius == deferral.radius;
+}
+
+/* After shrescan: the scan returns nothing (ShStashTakeDeferred). */
+void
+ShScanDeferred(IndexScanDesc scan)
+{
+	((ShScanOpaque) scan->opaque)->deferred = true;
+}
+
+/*
  * Starts a stash for the row with stored value key about to be written to
  * index, if the index's exclusion check will be a search of radius below m
  * bits by the row's own ball (the <@> constraint) and scope values none of
@@ -825,6 +893,7 @@ ShStashStart(Relation index, IndexInfo *indexInfo, Datum *values, bool *isnull,
 
 	if (stash != NULL)
 		stash->filling = stash->ready = false;
+	deferral.ready = false;
 	if (indexInfo->ii_ExclusionOps == NULL || !ShColumnIsBall(index, fpcol) ||
 		indexInfo->ii_ExclusionStrats[fpcol] != SH_NEAR_STRATEGY)
 		return false;
@@ -982,6 +1051,7 @@ shrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	PopConflictContext(so);
 	MemoryContextReset(so->cxt);
 	so->ready = false;
+	so->deferred = false;
 	so->res = NULL;
 	so->nres = so->maxres = so->pos = 0;
 }
@@ -1256,6 +1326,8 @@ shgettuple(IndexScanDesc scan, ScanDirection dir)
 	if (dir != ForwardScanDirection)
 		elog(ERROR, "simhash indexes only scan forward");
 	PopConflictContext(so);
+	if (so->deferred)
+		return false;
 	if (!so->ready)
 	{
 		PrepareScan(scan);
@@ -1326,6 +1398,8 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 {
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 
+	if (so->deferred)
+		return 0;
 	PrepareScan(scan);
 	if (stash != NULL && stash->indexoid == RelationGetRelid(scan->indexRelation))
 		stash->ready = false;

@@ -506,7 +506,7 @@ extern void ShPackEntryAs(char *dst, int width, uint64 fp, ItemPointer tid);
 /* pending.c */
 extern void ShPendingInit(void);
 extern bool ShPendingAdd(Relation index, struct IndexInfo *indexInfo,
-						 uint64 fp, ItemPointer tid);
+						 Relation heap, uint64 fp, ItemPointer tid);
 extern void ShPendingFlush(Relation index);
 extern void ShPendingForget(Relation index);
 extern void ShPendingRescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
@@ -523,6 +523,17 @@ extern bool ShStashStart(Relation index, struct IndexInfo *indexInfo, Datum *val
 						 bool *isnull, uint64 key);
 extern void ShStashPage(int t, Page page);
 extern void ShStashFinish(bool complete);
+extern void ShStashDefer(Relation index, uint64 key, int radius);
+extern bool ShStashTakeDeferred(IndexScanDesc scan, ScanKey keys, int nkeys,
+								int norderbys);
+extern void ShScanDeferred(IndexScanDesc scan);
+
+/* deferred.c */
+extern int	ShDeferRadius(Relation index, struct IndexInfo *indexInfo, Relation heap);
+extern bool ShDeferInsertedTuple(Relation heap, ItemPointer tid, CommandId *cid);
+extern void ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
+							const ShNewEntry *run, int n, bool *suspect);
+extern void ShDeferCheckRows(Relation index, int radius, const ShNewEntry *rows, int n);
 
 /* vacuum.c */
 extern IndexBulkDeleteResult *shbulkdelete(IndexVacuumInfo *info,

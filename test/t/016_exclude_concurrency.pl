@@ -7,7 +7,7 @@
 # self-join finds no pair within 3, and every value offered has a stored
 # row within 3 (it was stored, or a near-duplicate was): nothing was lost.
 # The same with a scoped constraint (site_id WITH =, ...), sites sharing
-# fingerprints.
+# fingerprints, and with bulk statements whose rows are batched.
 #
 # SERIALIZABLE: 16 sessions each check a radius and insert an unrelated
 # random fingerprint; predicate locks on bucket pages let fewer than 5% of
@@ -94,6 +94,65 @@ cmp_ok($node->safe_psql('postgres', q{
 	'scoped: near-duplicates across sites are allowed');
 is($node->safe_psql('postgres', "SELECT simhash_index_check('pages_simhash_ball_excl')"), '',
 	'the exclusion index passes simhash_index_check');
+
+# Bulk statements: each transaction offers 16 random fingerprints, then
+# variants of 8 consecutive pages, in one INSERT (its rows past the 16th are
+# batched and checked at the statement's end, index/deferred.c); a
+# violation (or a deadlock between two such statements, as between any two
+# inserters waiting for each other) is caught and the rows offered again
+# with ON CONFLICT DO NOTHING.  The same two checks as above must hold.
+$node->safe_psql('postgres', q{
+	CREATE TABLE bulk_pages (id bigserial, page integer, fp simhash,
+		EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+	CREATE TABLE offered_bulk (page integer, fp simhash);
+	CREATE TABLE bulk_caught (sqlstate text);
+});
+$node->pgbench(
+	'--no-vacuum --client=8 --jobs=2 --transactions=50',
+	0,
+	[qr{processed: 400/400}],
+	[qr{^$}],
+	'READ COMMITTED: concurrent bulk inserts of near-duplicates, batched and checked at the end',
+	{
+		'bulk' => q{
+DO $$
+DECLARE
+  p integer := 1 + (random() * 142)::integer;
+  pages integer[];
+  fps simhash[];
+BEGIN
+  SELECT array_agg(page ORDER BY o, page), array_agg(fp ORDER BY o, page) INTO pages, fps
+    FROM (SELECT 0 AS o, NULL::integer AS page, rand_fp() AS fp FROM generate_series(1, 16)
+          UNION ALL
+          SELECT 1, page, flip(fp, (random() * 2)::integer) FROM originals
+           WHERE page BETWEEN p AND p + 7) x;
+  INSERT INTO offered_bulk SELECT pg, f FROM unnest(pages, fps) AS u(pg, f);
+  BEGIN
+    INSERT INTO bulk_pages (page, fp)
+      SELECT pg, f FROM unnest(pages, fps) WITH ORDINALITY AS u(pg, f, n) ORDER BY n;
+  EXCEPTION WHEN exclusion_violation OR deadlock_detected THEN
+    INSERT INTO bulk_caught VALUES (SQLSTATE);
+    INSERT INTO bulk_pages (page, fp)
+      SELECT pg, f FROM unnest(pages, fps) AS u(pg, f) ON CONFLICT DO NOTHING;
+  END;
+END $$;
+},
+	});
+is($node->safe_psql('postgres', $seq . q{
+	SELECT count(*) FROM bulk_pages a JOIN bulk_pages b
+	    ON a.id < b.id AND hamming_distance(a.fp, b.fp) <= 3}), '0',
+	'bulk: no pair within 3 (sequential self-join)');
+is($node->safe_psql('postgres', $seq . q{
+	SELECT count(*) FROM offered_bulk o
+	 WHERE NOT EXISTS (SELECT FROM bulk_pages p WHERE hamming_distance(p.fp, o.fp) <= 3)}), '0',
+	'bulk: every value offered is stored or has a near-duplicate stored');
+cmp_ok($node->safe_psql('postgres', 'SELECT count(DISTINCT page) FROM bulk_pages'), '==', 150,
+	'bulk: every page is there');
+# rows 17 to 24 of each statement are the near-duplicates: batched ones
+cmp_ok($node->safe_psql('postgres', "SELECT count(*) FROM bulk_caught WHERE sqlstate = '23P01'"),
+	'>', 0, 'bulk: batched rows were rejected at the end of their statements');
+is($node->safe_psql('postgres', "SELECT simhash_index_check('bulk_pages_simhash_ball_excl')"), '',
+	'bulk: the exclusion index passes simhash_index_check');
 
 # The SERIALIZABLE runs count serialization failures with pgbench's
 # --max-tries, which pgbench has since PostgreSQL 15.
