@@ -65,12 +65,32 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+static int	DeferRadius(Relation index, IndexInfo *indexInfo, Relation heap);
+
 /*
  * The constant radius k of a deferrable exclusion index (see above), or -1
- * when its rows must be checked one by one.
+ * when its rows must be checked one by one; worked out once per relcache
+ * entry (rd_amcache).
  */
 int
 ShDeferRadius(Relation index, IndexInfo *indexInfo, Relation heap)
+{
+	ShAmCache  *cache;
+	int			radius;
+
+	ShGetLayout(index);
+	cache = (ShAmCache *) index->rd_amcache;
+	if (cache->defer_known)
+		return cache->defer_radius;
+	radius = DeferRadius(index, indexInfo, heap);
+	cache = (ShAmCache *) index->rd_amcache;	/* (may have been replaced) */
+	cache->defer_radius = radius;
+	cache->defer_known = true;
+	return radius;
+}
+
+static int
+DeferRadius(Relation index, IndexInfo *indexInfo, Relation heap)
 {
 	List	   *exprs;
 	FuncExpr   *ball;

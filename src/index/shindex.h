@@ -385,6 +385,8 @@ typedef struct ShAmCache
 	int			hintshift[SH_MAX_TABLES];
 	ShBucketHint *hints;
 	uint32		version;		/* the metapage's format version, as read */
+	bool		defer_known;	/* deferred.c: defer_radius computed */
+	int			defer_radius;	/* ShDeferRadius of the index */
 } ShAmCache;
 
 static inline uint32

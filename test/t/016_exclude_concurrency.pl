@@ -146,8 +146,10 @@ is($node->safe_psql('postgres', $seq . q{
 	SELECT count(*) FROM offered_bulk o
 	 WHERE NOT EXISTS (SELECT FROM bulk_pages p WHERE hamming_distance(p.fp, o.fp) <= 3)}), '0',
 	'bulk: every value offered is stored or has a near-duplicate stored');
-cmp_ok($node->safe_psql('postgres', 'SELECT count(DISTINCT page) FROM bulk_pages'), '==', 150,
-	'bulk: every page is there');
+is($node->safe_psql('postgres', q{
+	SELECT (SELECT count(DISTINCT page) FROM bulk_pages) =
+	       (SELECT count(DISTINCT page) FROM offered_bulk)}), 't',
+	'bulk: every page offered is there');
 # rows 17 to 24 of each statement are the near-duplicates: batched ones
 cmp_ok($node->safe_psql('postgres', "SELECT count(*) FROM bulk_caught WHERE sqlstate = '23P01'"),
 	'>', 0, 'bulk: batched rows were rejected at the end of their statements');
