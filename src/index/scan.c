@@ -795,17 +795,52 @@ SortByDistance(ShScanOpaque so)
  */
 #define SH_STASH_MAX	64
 
-typedef struct ShStash
+/*
+ * The row whose check the core runs next, as aminsert saw it: its index,
+ * stored value and ball radius, and the transaction, subtransaction and
+ * command it was inserted in (the check follows in the same ones).
+ */
+typedef struct ShCheckedRow
 {
-	ShScanOpaqueData so;		/* ScanPage's state; so.res holds the matches */
-	bool		filling;		/* between ShStashStart and ShStashFinish */
-	bool		ready;			/* claimable */
 	Oid			indexoid;
 	uint64		key;
 	int			radius;
 	LocalTransactionId lxid;
 	SubTransactionId subxid;
 	CommandId	cid;
+} ShCheckedRow;
+
+static void
+CheckedRowSet(ShCheckedRow *row, Relation index, uint64 key, int radius)
+{
+	row->indexoid = RelationGetRelid(index);
+	row->key = key;
+	row->radius = radius;
+}
+
+static void
+CheckedRowStamp(ShCheckedRow *row)
+{
+	row->lxid = SIMHASH_MY_LXID;
+	row->subxid = GetCurrentSubTransactionId();
+	row->cid = GetCurrentCommandId(false);
+}
+
+/* Whether a scan now runs in the transaction, subtransaction and command of row. */
+static bool
+CheckedRowIsNow(const ShCheckedRow *row)
+{
+	return row->lxid == SIMHASH_MY_LXID &&
+		row->subxid == GetCurrentSubTransactionId() &&
+		row->cid == GetCurrentCommandId(false);
+}
+
+typedef struct ShStash
+{
+	ShScanOpaqueData so;		/* ScanPage's state; so.res holds the matches */
+	bool		filling;		/* between ShStashStart and ShStashFinish */
+	bool		ready;			/* claimable */
+	ShCheckedRow row;
 	ShProbePlan plan;
 } ShStash;
 
@@ -818,12 +853,7 @@ static ShStash *stash = NULL;
 static struct
 {
 	bool		ready;
-	Oid			indexoid;
-	uint64		key;
-	int			radius;
-	LocalTransactionId lxid;
-	SubTransactionId subxid;
-	CommandId	cid;
+	ShCheckedRow row;
 }			deferral;
 
 /* Records that the row with stored value key, radius radius, was batched. */
@@ -833,12 +863,8 @@ ShStashDefer(Relation index, uint64 key, int radius)
 	if (stash != NULL)
 		stash->filling = stash->ready = false;
 	deferral.ready = true;
-	deferral.indexoid = RelationGetRelid(index);
-	deferral.key = key;
-	deferral.radius = radius;
-	deferral.lxid = SIMHASH_MY_LXID;
-	deferral.subxid = GetCurrentSubTransactionId();
-	deferral.cid = GetCurrentCommandId(false);
+	CheckedRowSet(&deferral.row, index, key, radius);
+	CheckedRowStamp(&deferral.row);
 }
 
 /*
@@ -855,18 +881,16 @@ ShStashTakeDeferred(IndexScanDesc scan, ScanKey keys, int nkeys, int norderbys)
 	if (!deferral.ready)
 		return false;
 	deferral.ready = false;
-	if (deferral.indexoid != RelationGetRelid(scan->indexRelation) ||
+	if (deferral.row.indexoid != RelationGetRelid(scan->indexRelation) ||
 		scan->xs_snapshot == NULL ||
 		scan->xs_snapshot->snapshot_type != SNAPSHOT_DIRTY ||
-		deferral.lxid != SIMHASH_MY_LXID ||
-		deferral.subxid != GetCurrentSubTransactionId() ||
-		deferral.cid != GetCurrentCommandId(false) ||
+		!CheckedRowIsNow(&deferral.row) ||
 		keys == NULL || nkeys != 1 || norderbys != 0 ||
 		keys[0].sk_attno != 1 || keys[0].sk_strategy != SH_NEAR_STRATEGY ||
 		(keys[0].sk_flags & SK_ISNULL) != 0)
 		return false;
 	ball = (SimhashBall *) DatumGetPointer(keys[0].sk_argument);
-	return ball->center == deferral.key && ball->radius == deferral.radius;
+	return ball->center == deferral.row.key && ball->radius == deferral.row.radius;
 }
 
 /* After shrescan: the scan returns nothing (ShStashTakeDeferred). */
@@ -912,9 +936,7 @@ ShStashStart(Relation index, IndexInfo *indexInfo, Datum *values, bool *isnull,
 			pfree(stash->so.res);
 		stash->so.res = MemoryContextAlloc(TopMemoryContext, sizeof(ShResult) * SH_STASH_MAX);
 	}
-	stash->indexoid = RelationGetRelid(index);
-	stash->key = key;
-	stash->radius = radius;
+	CheckedRowSet(&stash->row, index, key, radius);
 	ShPlanProbes(&stash->plan, layout, radius, MaxBlockNumber);
 	stash->so.layout = *layout;
 	stash->so.center = key;
@@ -949,7 +971,7 @@ ShStashPage(int t, Page page)
 		stash->filling = false;
 		return;
 	}
-	ScanPage(&stash->so, page, t, ShPrefix(layout, t, stash->key), stash->radius,
+	ScanPage(&stash->so, page, t, ShPrefix(layout, t, stash->row.key), stash->row.radius,
 			 stash->plan.probe);
 	if (stash->so.nres >= SH_STASH_MAX)
 		stash->filling = false;
@@ -968,9 +990,7 @@ ShStashFinish(bool complete)
 	stash->filling = false;
 	if (stash->ready)
 	{
-		stash->lxid = SIMHASH_MY_LXID;
-		stash->subxid = GetCurrentSubTransactionId();
-		stash->cid = GetCurrentCommandId(false);
+		CheckedRowStamp(&stash->row);
 	}
 }
 
@@ -985,16 +1005,14 @@ ShStashClaim(IndexScanDesc scan)
 	ShScanOpaque so = (ShScanOpaque) scan->opaque;
 	bool		claim;
 
-	if (stash == NULL || !stash->ready || stash->indexoid != RelationGetRelid(scan->indexRelation))
+	if (stash == NULL || !stash->ready || stash->row.indexoid != RelationGetRelid(scan->indexRelation))
 		return false;
 	stash->ready = false;
 	claim = scan->xs_snapshot->snapshot_type == SNAPSHOT_DIRTY &&
-		stash->lxid == SIMHASH_MY_LXID &&
-		stash->subxid == GetCurrentSubTransactionId() &&
-		stash->cid == GetCurrentCommandId(false) &&
+		CheckedRowIsNow(&stash->row) &&
 		!so->empty && !so->unscoped && so->norder == 0 &&
 		so->nquals == 1 && so->drive == 0 &&
-		so->qcenter[0] == stash->key && so->qradius[0] == stash->radius &&
+		so->qcenter[0] == stash->row.key && so->qradius[0] == stash->row.radius &&
 		so->recheck;
 	if (!claim)
 		return false;
@@ -1401,7 +1419,7 @@ shgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	if (so->deferred)
 		return 0;
 	PrepareScan(scan);
-	if (stash != NULL && stash->indexoid == RelationGetRelid(scan->indexRelation))
+	if (stash != NULL && stash->row.indexoid == RelationGetRelid(scan->indexRelation))
 		stash->ready = false;
 	if (so->empty)
 		return 0;
