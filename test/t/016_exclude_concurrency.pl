@@ -100,7 +100,8 @@ is($node->safe_psql('postgres', "SELECT simhash_index_check('pages_simhash_ball_
 # batched and checked at the statement's end, index/deferred.c); a
 # violation (or a deadlock between two such statements, as between any two
 # inserters waiting for each other) is caught and the rows offered again
-# with ON CONFLICT DO NOTHING.  The same two checks as above must hold.
+# with ON CONFLICT DO NOTHING (again after a deadlock: multi-row inserts
+# can wait for each other's rows).  The same two checks as above must hold.
 $node->safe_psql('postgres', q{
 	CREATE TABLE bulk_pages (id bigserial, page integer, fp simhash,
 		EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
@@ -132,8 +133,15 @@ BEGIN
       SELECT pg, f FROM unnest(pages, fps) WITH ORDINALITY AS u(pg, f, n) ORDER BY n;
   EXCEPTION WHEN exclusion_violation OR deadlock_detected THEN
     INSERT INTO bulk_caught VALUES (SQLSTATE);
-    INSERT INTO bulk_pages (page, fp)
-      SELECT pg, f FROM unnest(pages, fps) AS u(pg, f) ON CONFLICT DO NOTHING;
+    LOOP
+      BEGIN
+        INSERT INTO bulk_pages (page, fp)
+          SELECT pg, f FROM unnest(pages, fps) AS u(pg, f) ON CONFLICT DO NOTHING;
+        EXIT;
+      EXCEPTION WHEN deadlock_detected THEN
+        NULL;			-- two multi-row inserts waited for each other: again
+      END;
+    END LOOP;
   END;
 END $$;
 },
