@@ -156,6 +156,29 @@ SELECT regexp_replace(:'edited', '^/usr/share/(doc/|common-licenses/)|/copyright
  WHERE l.fp <-> :'new_fp' <= 3 ORDER BY l.fp <-> :'new_fp', l.id LIMIT 1;
 
 \echo
+\echo '--- on insert: keep a document only if no near-duplicate is stored (exclusion constraint)'
+CREATE TABLE kept (id integer, path text, fp simhash,
+  CONSTRAINT kept_near EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>));
+-- the group leaders in one statement (no two within 3: batched, checked at its end),
+-- then every document with ON CONFLICT DO NOTHING (near-duplicates skipped silently)
+SELECT clock_timestamp() AS t0 \gset
+INSERT INTO kept SELECT d.id, d.path, d.fp FROM docs d JOIN grp g ON g.id = d.id AND g.leader = d.id;
+INSERT INTO kept SELECT id, path, fp FROM docs WHERE id NOT IN (SELECT id FROM kept)
+ ORDER BY id ON CONFLICT DO NOTHING;
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000) AS kept_ms \gset
+-- without ON CONFLICT, a statement with a near-duplicate fails whole
+DO $$
+BEGIN
+  INSERT INTO kept SELECT id, path, fp FROM docs WHERE id NOT IN (SELECT id FROM kept);
+EXCEPTION WHEN exclusion_violation THEN
+  RAISE NOTICE 'as expected: %', SQLERRM;
+END $$;
+SELECT count(*) AS documents_kept, (SELECT count(*) FROM docs) - count(*) AS near_duplicates_skipped,
+       (SELECT count(*) FROM simhash_pairs('kept', 'fp', 3)) AS pairs_within_3_left,
+       :kept_ms AS ms
+  FROM kept;
+
+\echo
 \echo '--- summary'
 SELECT (SELECT count(*) FROM docs) AS documents,
        count(*) FILTER (WHERE n > 1) AS near_duplicate_groups,
