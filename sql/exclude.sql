@@ -364,6 +364,37 @@ UNION ALL SELECT ex_flip(ex_fp(50001), 2, 2);
 INSERT INTO bulk_big SELECT ex_fp(g) FROM generate_series(40001, 60000) g;
 SELECT count(*) FROM bulk_big;
 SELECT simhash_index_check('bulk_big_near');
+-- small batches against a bigger index built in one go (no overflow
+-- chains): a few rows per bucket, each compared with every entry of its
+-- bucket pages directly (four at a time with AVX2); a stored row 1 to 3
+-- bits from the batch's last row, wherever it sits on its page, or an
+-- earlier row of the same statement, is always found
+CREATE TABLE bulk_direct (fp simhash);
+INSERT INTO bulk_direct SELECT ex_fp(g) FROM generate_series(1, 60000) g;
+ALTER TABLE bulk_direct ADD CONSTRAINT bulk_direct_near
+  EXCLUDE USING simhash (simhash_ball(fp, 3) WITH <@>);
+CREATE TABLE bulk_caught (target int, d int, caught text);
+DO $$
+DECLARE
+  t int;
+BEGIN
+  FOR i IN 0 .. 47 LOOP
+    -- rows of their own each time (a rolled-back row's entry stays, and a
+    -- row equal to it is checked anyway)
+    t := CASE WHEN i < 44 THEN 1 + i * 1361 ELSE 100001 + i * 300 + i END;
+    BEGIN
+      INSERT INTO bulk_direct SELECT ex_fp(g) FROM generate_series(100001 + i * 300, 100300 + i * 300) g
+      UNION ALL SELECT ex_flip(ex_fp(t), i, 1 + i % 3);
+      INSERT INTO bulk_caught VALUES (t, 1 + i % 3, 'no');
+    EXCEPTION WHEN exclusion_violation THEN
+      INSERT INTO bulk_caught VALUES (t, 1 + i % 3, 'yes');
+    END;
+  END LOOP;
+END $$;
+SELECT caught, count(*), min(d), max(d) FROM bulk_caught GROUP BY 1;
+INSERT INTO bulk_direct SELECT ex_fp(g) FROM generate_series(60001, 60300) g;
+SELECT count(*) FROM bulk_direct;
+SELECT simhash_index_check('bulk_direct_near');
 -- shapes checked row by row as before: a DEFERRABLE constraint, a radius
 -- of m or more, a radius from a column
 CREATE TABLE bulk_deferrable (fp simhash, CONSTRAINT bulk_deferrable_near

@@ -198,4 +198,27 @@ InitMaterializedSRF(FunctionCallInfo fcinfo, bits32 flags)
 #define SIMHASH_POPCOUNT64(x) pg_popcount64(x)
 #endif
 
+/*
+ * A loop that is nearly all popcounts is compiled twice where the build
+ * targets baseline x86-64 (no -mpopcnt, so __builtin_popcountll is a library
+ * call): once as is, once with SIMHASH_POPCNT_TARGET for the POPCNT
+ * instruction, and SimhashCpuHasPopcnt() picks one at run time (as
+ * PostgreSQL's own pg_popcount does).  Elsewhere SIMHASH_POPCNT_DISPATCH is
+ * undefined and the plain copy is the only one.
+ */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__POPCNT__)
+#define SIMHASH_POPCNT_DISPATCH 1
+#define SIMHASH_POPCNT_TARGET __attribute__((target("popcnt")))
+
+static inline bool
+SimhashCpuHasPopcnt(void)
+{
+	static int	have = -1;
+
+	if (unlikely(have < 0))
+		have = __builtin_cpu_supports("popcnt") ? 1 : 0;
+	return have == 1;
+}
+#endif
+
 #endif							/* SIMHASH_COMPAT_H */

@@ -61,7 +61,6 @@
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "nodes/primnodes.h"
-#include "port/pg_bitutils.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -188,21 +187,197 @@ FirstWithPrefix(const uint32 *prefixes, int n, uint32 p)
 #define SH_DEFER_PAIRS_MAX 64
 
 /*
- * The check of table t's bucket page, locked exclusively by the caller, who
- * appends run[0 .. n) (sorted by prefix) to it next: marks suspect[k] for
- * every row of the run within radius of an entry already on the page or of
- * another row of the run with its prefix.  The page must have no overflow
- * chain (the caller checks).
- *
- * An entry is compared with the run's rows of its own prefix, found through
- * a map from each prefix of the bucket's range [lo, hi) to the first such
- * row when the range is small against the run (a big index: a bucket
- * covers a few prefixes), else through a bitmap of the run's prefixes and
- * a binary search (a small index, or a small run).
+ * Runs of at most this many rows are compared with every entry of the page
+ * (a big index, where a batch puts a few rows in each bucket): a few
+ * popcounts per entry, without branches, cost less than finding the run's
+ * rows of the entry's prefix.
  */
-void
-ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
-				const ShNewEntry *run, int n, bool *suspect)
+#define SH_DEFER_DIRECT_MAX 8
+
+/*
+ * The direct comparison's kernels: bit k of the result is set when some of
+ * the nentries packed entries at `entries` is within radius of fps[k].  n
+ * is a constant in each copy the switches make, so the loop over the rows
+ * unrolls.  Portable C (compiled for POPCNT too, compat.h), and AVX2 on
+ * x86-64: four entries at a time, popcounts by nibble lookup.
+ */
+static pg_attribute_always_inline uint32
+DirectHitsBody(const char *entries, int nentries, const uint64 *fps, const int n,
+			   int radius)
+{
+	uint32		hits = 0;
+
+	for (int e = 0; e < nentries; e++)
+	{
+		uint64		value = ShEntryFingerprint(entries + (Size) e * SH_ENTRY_SIZE);
+
+		for (int k = 0; k < n; k++)
+			if (SIMHASH_POPCOUNT64(value ^ fps[k]) <= radius)
+				hits |= (uint32) 1 << k;
+	}
+	return hits;
+}
+
+#define SH_DIRECT_SWITCH(body, entries, nentries, fps, n, radius) \
+	switch (n) \
+	{ \
+		case 1: return body(entries, nentries, fps, 1, radius); \
+		case 2: return body(entries, nentries, fps, 2, radius); \
+		case 3: return body(entries, nentries, fps, 3, radius); \
+		case 4: return body(entries, nentries, fps, 4, radius); \
+		case 5: return body(entries, nentries, fps, 5, radius); \
+		case 6: return body(entries, nentries, fps, 6, radius); \
+		case 7: return body(entries, nentries, fps, 7, radius); \
+		default: return body(entries, nentries, fps, 8, radius); \
+	}
+
+static pg_noinline uint32
+DirectHits(const char *entries, int nentries, const uint64 *fps, int n, int radius)
+{
+	SH_DIRECT_SWITCH(DirectHitsBody, entries, nentries, fps, n, radius);
+}
+
+#ifdef SIMHASH_POPCNT_DISPATCH
+static pg_noinline SIMHASH_POPCNT_TARGET uint32
+DirectHitsPopcnt(const char *entries, int nentries, const uint64 *fps, int n,
+				 int radius)
+{
+	SH_DIRECT_SWITCH(DirectHitsBody, entries, nentries, fps, n, radius);
+}
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SH_DEFER_AVX2 1
+#define SH_AVX2_TARGET __attribute__((target("avx2,popcnt")))
+
+static pg_attribute_always_inline SH_AVX2_TARGET uint32
+DirectHitsAvx2Body(const char *entries, int nentries, const uint64 *fps,
+				   const int n, int radius)
+{
+	const __m256i nibble_bits = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+												 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+	const __m256i low4 = _mm256_set1_epi8(0x0f);
+	const __m256i above = _mm256_set1_epi64x(radius + 1);
+	__m256i		row[SH_DEFER_DIRECT_MAX];
+	__m256i		near[SH_DEFER_DIRECT_MAX];	/* lanes within radius of row k */
+	uint32		hits = 0;
+	int			e = 0;
+
+	for (int k = 0; k < n; k++)
+	{
+		row[k] = _mm256_set1_epi64x((int64) fps[k]);
+		near[k] = _mm256_setzero_si256();
+	}
+	for (; e + 4 <= nentries; e += 4)
+	{
+		const char *p = entries + (Size) e * SH_ENTRY_SIZE;
+		__m256i		v = _mm256_set_epi64x((int64) ShEntryFingerprint(p + 3 * SH_ENTRY_SIZE),
+										  (int64) ShEntryFingerprint(p + 2 * SH_ENTRY_SIZE),
+										  (int64) ShEntryFingerprint(p + SH_ENTRY_SIZE),
+										  (int64) ShEntryFingerprint(p));
+
+		for (int k = 0; k < n; k++)
+		{
+			__m256i		x = _mm256_xor_si256(v, row[k]);
+			__m256i		bytes = _mm256_add_epi8(_mm256_shuffle_epi8(nibble_bits, _mm256_and_si256(x, low4)),
+												_mm256_shuffle_epi8(nibble_bits, _mm256_and_si256(_mm256_srli_epi16(x, 4), low4)));
+			__m256i		count = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+
+			near[k] = _mm256_or_si256(near[k], _mm256_cmpgt_epi64(above, count));
+		}
+	}
+	for (int k = 0; k < n; k++)
+		if (!_mm256_testz_si256(near[k], near[k]))
+			hits |= (uint32) 1 << k;
+	return hits | DirectHitsBody(entries + (Size) e * SH_ENTRY_SIZE, nentries - e,
+								 fps, n, radius);
+}
+
+static pg_noinline SH_AVX2_TARGET uint32
+DirectHitsAvx2(const char *entries, int nentries, const uint64 *fps, int n,
+			   int radius)
+{
+	SH_DIRECT_SWITCH(DirectHitsAvx2Body, entries, nentries, fps, n, radius);
+}
+#endif
+
+/*
+ * ShDeferScanPage for a run of n <= SH_DEFER_DIRECT_MAX rows: every entry
+ * of the page against every row, and every pair of rows.  Compares more
+ * than the prefix rule needs (rows of other prefixes, entries of other
+ * buckets), which can only add suspects: each is within radius of
+ * something, and gets the exact check.
+ */
+static void
+DeferScanPageDirect(Page page, int radius, const ShNewEntry *run, int n,
+					bool *suspect)
+{
+	ShPageOpaque opaque = ShPageGetOpaque(page);
+	uint64		fps[SH_DEFER_DIRECT_MAX];
+	uint32		hits = 0;		/* bit k: run[k] has a candidate */
+	const char *entries = ShPageEntry(page, 0);
+	int			nentries = opaque->nentries;
+
+	Assert(n >= 1 && n <= SH_DEFER_DIRECT_MAX);
+	for (int k = 0; k < n; k++)
+		fps[k] = run[k].fp;
+	if (ShPageIsSingle(page))
+	{
+		/* its one value, once */
+		uint64		value = ShPageSingleValue(page);
+
+		entries = (const char *) &value;
+		nentries = Min(nentries, 1);
+		hits = DirectHits(entries, nentries, fps, n, radius);
+	}
+	else
+	{
+		static int	kernel = -1;	/* 2: AVX2, 1: POPCNT, 0: portable */
+
+		if (unlikely(kernel < 0))
+		{
+			kernel = 0;
+#ifdef SIMHASH_POPCNT_DISPATCH
+			if (SimhashCpuHasPopcnt())
+				kernel = 1;
+#endif
+#ifdef SH_DEFER_AVX2
+			if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+				kernel = 2;
+#endif
+		}
+#ifdef SH_DEFER_AVX2
+		if (kernel == 2)
+			hits = DirectHitsAvx2(entries, nentries, fps, n, radius);
+		else
+#endif
+#ifdef SIMHASH_POPCNT_DISPATCH
+		if (kernel == 1)
+			hits = DirectHitsPopcnt(entries, nentries, fps, n, radius);
+		else
+#endif
+			hits = DirectHits(entries, nentries, fps, n, radius);
+	}
+	for (int x = 0; x < n; x++)
+		for (int y = x + 1; y < n; y++)
+			if (SimhashDistance(fps[x], fps[y]) <= radius)
+				hits |= ((uint32) 1 << x) | ((uint32) 1 << y);
+	for (int k = 0; k < n; k++)
+		if (hits & ((uint32) 1 << k))
+			suspect[k] = true;
+}
+
+/*
+ * ShDeferScanPage for longer runs: an entry is compared with the run's rows
+ * of its own prefix, found through a map from each prefix of the bucket's
+ * range [lo, hi) to the first such row when the range is small against the
+ * run, else through a bitmap of the run's prefixes and a binary search (a
+ * small index).
+ */
+static pg_attribute_always_inline void
+DeferScanPageByPrefix(const ShLayout *layout, int t, Page page, int radius,
+					  const ShNewEntry *run, int n, bool *suspect)
 {
 	static uint64 present[(1 << 16) / 64];	/* prefixes of the run */
 	ShPageOpaque opaque = ShPageGetOpaque(page);
@@ -260,7 +435,7 @@ ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
 				to++;
 		}
 		for (int k = from; k < to; k++)
-			if (pg_popcount64(run[k].fp ^ value) <= radius)
+			if (SIMHASH_POPCOUNT64(run[k].fp ^ value) <= radius)
 				suspect[k] = true;
 	}
 
@@ -280,7 +455,7 @@ ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
 		{
 			for (int x = a; x < b; x++)
 				for (int y = x + 1; y < b; y++)
-					if (pg_popcount64(run[x].fp ^ run[y].fp) <= radius)
+					if (SIMHASH_POPCOUNT64(run[x].fp ^ run[y].fp) <= radius)
 						suspect[x] = suspect[y] = true;
 		}
 		a = b;
@@ -292,6 +467,37 @@ ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
 		for (int k = 0; k < n; k++)
 			present[prefixes[k] >> 6] = 0;
 	pfree(prefixes);
+}
+
+#ifdef SIMHASH_POPCNT_DISPATCH
+static pg_noinline SIMHASH_POPCNT_TARGET void
+DeferScanPageByPrefixPopcnt(const ShLayout *layout, int t, Page page, int radius,
+							const ShNewEntry *run, int n, bool *suspect)
+{
+	DeferScanPageByPrefix(layout, t, page, radius, run, n, suspect);
+}
+#endif
+
+/*
+ * The check of table t's bucket page, locked exclusively by the caller, who
+ * appends run[0 .. n) (sorted by prefix) to it next: marks suspect[k] for
+ * every row of the run within radius of an entry already on the page or of
+ * another row of the run with its prefix (and possibly of other rows: a
+ * suspect is only checked exactly).  The page must have no overflow chain
+ * (the caller checks).
+ */
+void
+ShDeferScanPage(const ShLayout *layout, int t, Page page, int radius,
+				const ShNewEntry *run, int n, bool *suspect)
+{
+	if (n <= SH_DEFER_DIRECT_MAX)
+		DeferScanPageDirect(page, radius, run, n, suspect);
+#ifdef SIMHASH_POPCNT_DISPATCH
+	else if (SimhashCpuHasPopcnt())
+		DeferScanPageByPrefixPopcnt(layout, t, page, radius, run, n, suspect);
+#endif
+	else
+		DeferScanPageByPrefix(layout, t, page, radius, run, n, suspect);
 }
 
 /*

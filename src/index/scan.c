@@ -425,48 +425,29 @@ ScanPageImpl(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 	}
 }
 
-/*
- * The entry loop is nearly all popcounts.  The shipped build targets the
- * baseline x86-64 ISA, where __builtin_popcountll is a library call, so on
- * x86-64 a second copy is compiled for the POPCNT instruction and chosen at
- * run time (as PostgreSQL's own pg_popcount does).
- */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
-static pg_noinline __attribute__((target("popcnt"))) void
+/* The entry loop is nearly all popcounts: compiled for POPCNT too (compat.h). */
+#ifdef SIMHASH_POPCNT_DISPATCH
+static pg_noinline SIMHASH_POPCNT_TARGET void
 ScanPagePopcnt(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
 			   const int *probe)
 {
 	ScanPageImpl(so, page, t, minprefix, radius, probe);
 }
-
-static pg_noinline void
-ScanPageGeneric(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
-				const int *probe)
-{
-	ScanPageImpl(so, page, t, minprefix, radius, probe);
-}
-
-static void
-ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
-		 const int *probe)
-{
-	static int	have_popcnt = -1;
-
-	if (unlikely(have_popcnt < 0))
-		have_popcnt = __builtin_cpu_supports("popcnt") ? 1 : 0;
-	if (have_popcnt)
-		ScanPagePopcnt(so, page, t, minprefix, radius, probe);
-	else
-		ScanPageGeneric(so, page, t, minprefix, radius, probe);
-}
-#else
-static void
-ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
-		 const int *probe)
-{
-	ScanPageImpl(so, page, t, minprefix, radius, probe);
-}
 #endif
+
+static void
+ScanPage(ShScanOpaque so, Page page, int t, uint32 minprefix, int radius,
+		 const int *probe)
+{
+#ifdef SIMHASH_POPCNT_DISPATCH
+	if (SimhashCpuHasPopcnt())
+	{
+		ScanPagePopcnt(so, page, t, minprefix, radius, probe);
+		return;
+	}
+#endif
+	ScanPageImpl(so, page, t, minprefix, radius, probe);
+}
 
 /*
  * The walk of one bucket: emits what passes ScanPage (minprefix = prefix)

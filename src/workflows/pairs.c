@@ -250,17 +250,7 @@ CompareMasked(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
-/*
- * The two inner loops, compiled twice: for any x86-64 (where
- * __builtin_popcountll is a library call without -mpopcnt) and with the
- * POPCNT instruction, chosen at run time like the tokenizer's kernels.  Other
- * architectures get the first only.
- */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define HAVE_POPCNT_KERNEL 1
-#define POPCNT_TARGET __attribute__((target("popcnt")))
-#endif
-
+/* The two inner loops, nearly all popcounts: compiled for POPCNT too (compat.h). */
 /* Reports the pairs within k of a run of entries with equal keys. */
 static pg_attribute_always_inline void
 CompareRunBody(PairsState *st, const PairEntry *run, Size len, uint64 combo)
@@ -319,24 +309,17 @@ SearchAllPlain(const uint64 *fps, uint32 n, int k, PairCallback callback, void *
 	SearchAllBody(fps, n, k, callback, arg);
 }
 
-#ifdef HAVE_POPCNT_KERNEL
-POPCNT_TARGET static void
+#ifdef SIMHASH_POPCNT_DISPATCH
+SIMHASH_POPCNT_TARGET static void
 CompareRunPopcnt(PairsState *st, const PairEntry *run, Size len, uint64 combo)
 {
 	CompareRunBody(st, run, len, combo);
 }
 
-POPCNT_TARGET static void
+SIMHASH_POPCNT_TARGET static void
 SearchAllPopcnt(const uint64 *fps, uint32 n, int k, PairCallback callback, void *arg)
 {
 	SearchAllBody(fps, n, k, callback, arg);
-}
-
-/* True when this CPU runs the POPCNT kernels. */
-static bool
-UsePopcnt(void)
-{
-	return __builtin_cpu_supports("popcnt");
 }
 #endif
 
@@ -437,8 +420,8 @@ SimhashPairsFind(const uint64 *fps, uint32 n, const PairsPlan *plan,
 		return;
 	if (j == 0)
 	{
-#ifdef HAVE_POPCNT_KERNEL
-		if (UsePopcnt())
+#ifdef SIMHASH_POPCNT_DISPATCH
+		if (SimhashCpuHasPopcnt())
 		{
 			SearchAllPopcnt(fps, n, plan->k, callback, arg);
 			return;
@@ -454,8 +437,8 @@ SimhashPairsFind(const uint64 *fps, uint32 n, const PairsPlan *plan,
 	st.callback = callback;
 	st.arg = arg;
 	st.comparerun = CompareRunPlain;
-#ifdef HAVE_POPCNT_KERNEL
-	if (UsePopcnt())
+#ifdef SIMHASH_POPCNT_DISPATCH
+	if (SimhashCpuHasPopcnt())
 		st.comparerun = CompareRunPopcnt;
 #endif
 	st.budget = Min(Max(budget / sizeof(PairEntry), (Size) 1024), (Size) n);
