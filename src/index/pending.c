@@ -83,9 +83,8 @@ typedef struct PendingIndex
 	int64		cap;
 	PendingEntry *entries;
 	int			radius;			/* an exclusion index's constant k, its rows
-								 * checked when written (deferred.c); -1: an
-								 * exclusion index never batched; -2: no
-								 * exclusion constraint */
+								 * checked when written (deferred.c), or
+								 * RADIUS_ROW_BY_ROW or RADIUS_NONE */
 	CommandId	cid;			/* exclusion: the command inserting (its rows'
 								 * cmin), */
 	int64		cmdrows;		/* and the rows it has inserted so far */
@@ -95,6 +94,13 @@ typedef struct PendingIndex
 	int64		uncheckedcap;
 	struct PendingIndex *next;
 } PendingIndex;
+
+/*
+ * PendingIndex.radius of an exclusion index whose rows are never batched
+ * (ShDeferRadius's -1), and of an index without an exclusion constraint.
+ */
+#define RADIUS_ROW_BY_ROW	(-1)
+#define RADIUS_NONE			(-2)
 
 /* Batches of at most this many rows are written row by row. */
 #define SMALL_BATCH 16
@@ -621,7 +627,7 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, Relation heap,
 		}
 		pi = MemoryContextAllocZero(TopTransactionContext, sizeof(PendingIndex));
 		pi->indexoid = indexoid;
-		pi->radius = indexInfo->ii_ExclusionOps == NULL ? -2 :
+		pi->radius = indexInfo->ii_ExclusionOps == NULL ? RADIUS_NONE :
 			ShDeferRadius(index, indexInfo, heap);
 		pi->cid = InvalidCommandId;
 		pi->next = pending;
@@ -629,7 +635,7 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, Relation heap,
 		slot = hash_search(pending_by_oid, &indexoid, HASH_ENTER, NULL);
 		slot->pi = pi;
 	}
-	if (pi->radius != -2)
+	if (pi->radius != RADIUS_NONE)
 	{
 		CommandId	cid;
 
@@ -638,7 +644,7 @@ ShPendingAdd(Relation index, struct IndexInfo *indexInfo, Relation heap,
 		 * in (and are checked at once, as ever); a speculative insertion
 		 * too.
 		 */
-		if (pi->radius < 0 || ShDeferInsertedTuple(heap, tid, &cid))
+		if (pi->radius == RADIUS_ROW_BY_ROW || ShDeferInsertedTuple(heap, tid, &cid))
 			return false;
 		if (pi->cid != cid)
 		{
