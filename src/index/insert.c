@@ -5,6 +5,7 @@
  */
 #include "index/shindex.h"
 
+#include "access/xact.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "storage/predicate.h"
@@ -57,15 +58,25 @@
  *    wait for nothing.
  * So the wait-for graph has no cycle.
  *
- * Predicate locks (SERIALIZABLE).  A scan locks the bucket page of every
- * prefix range it reads (scan.c), never an overflow page: the bucket stands
- * for its range and its chain.  So every write checks for conflicts on the
- * bucket page it found (ShCheckConflictIn), whichever page of the chain the
- * entry lands on, and a split, which moves part of the range to a new
- * bucket, copies the old bucket's locks to it (PredicateLockPageSplit).
- * Two serializable transactions thus conflict only when one writes into a
- * bucket range the other has read, which for unrelated fingerprints in a
- * large index is rare.
+ * Predicate locks (SERIALIZABLE).  A search whose every probe is one
+ * exact block value (a radius below the number of probed tables: radius 3
+ * with 4 blocks, an exclusion constraint's check) locks those block values,
+ * one per probed table: each as a pseudo page number (ShKeyLockBlock),
+ * which no real page has.  A row within the radius shares one of them
+ * exactly, and every insert checks the block values of its row in every
+ * table when it writes the row's entries (ShCheckKeyConflictsIn: in
+ * aminsert, or for a batched row when the batch is written, which may be
+ * after a reader searched; an entry not yet in the index is one no reader
+ * could have found and fetched), so two
+ * serializable transactions conflict only when they touch the same block
+ * value (or two values whose pseudo pages coincide), whatever the size of
+ * the index.  Other scans (more probes, whole tables, k-NN passes) lock
+ * the bucket page of every prefix range they read (scan.c), never an
+ * overflow page: the bucket stands for its range and its chain.  So every
+ * write also checks for conflicts on the bucket page it found
+ * (ShCheckConflictIn), whichever page of the chain the entry lands on, and
+ * a split, which moves part of the range to a new bucket, copies the old
+ * bucket's locks to it (PredicateLockPageSplit).
  *
  * Why the cached root slots are safe.  Inserts do not read the metapage for
  * every lookup: they copy its root slots into rd_amcache once and look up
@@ -95,6 +106,20 @@ void
 ShCheckConflictIn(Relation index, Buffer buf)
 {
 	CheckForSerializableConflictIn(index, NULL, BufferGetBlockNumber(buf));
+}
+
+/*
+ * SERIALIZABLE: raises a serialization failure when a transaction that
+ * searched one of fp's block values (see above) conflicts with our
+ * inserting fp.
+ */
+void
+ShCheckKeyConflictsIn(Relation index, const ShLayout *layout, uint64 fp)
+{
+	if (!IsolationIsSerializable())
+		return;
+	for (int t = 0; t < layout->ntables; t++)
+		CheckForSerializableConflictIn(index, NULL, ShKeyLockBlock(layout, t, fp));
 }
 
 /*
@@ -207,6 +232,7 @@ shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 		return false;
 	cache = ShGetHintedCache(index);
 	layout = &cache->layout;
+	ShCheckKeyConflictsIn(index, layout, fp);
 	stash = ShStashStart(index, indexInfo, values, isnull, fp);
 	for (int first = 0; first < layout->ntables; first += MAX_GENERIC_XLOG_PAGES)
 	{

@@ -413,6 +413,9 @@ FlushPendingEntries(Relation index, PendingIndex *pi)
 	ShAmCache  *cache = (ShAmCache *) index->rd_amcache;
 	uint64	   *keys;
 
+	/* SERIALIZABLE: the block values about to be written (insert.c) */
+	for (int64 i = 0; i < pi->n && IsolationIsSerializable(); i++)
+		ShCheckKeyConflictsIn(index, layout, pi->entries[i].fp);
 	if (pi->n <= SMALL_BATCH)
 	{
 		FlushRows(index, cache, pi);

@@ -106,6 +106,9 @@ typedef struct ShScanOpaqueData
 	 */
 	ShProbePlan plan;
 	bool		whole;			/* reading block table 0 from end to end */
+	bool		keylocked;		/* SERIALIZABLE: the search's block values
+								 * are locked, not the pages it reads
+								 * (insert.c) */
 	int			cur_table;		/* table being read; ntables: done */
 	uint32	   *cur_keys;		/* its prefixes to probe (so->cxt), or NULL */
 	int			cur_nkeys;
@@ -469,11 +472,13 @@ ScanBucket(Relation index, ShScanOpaque so, int t, uint32 prefix, int radius,
 	BlockNumber blkno;
 
 	/*
-	 * SERIALIZABLE: lock the bucket page, which stands for its whole range
-	 * and chain: inserters check it whichever page of the chain they write
-	 * (insert.c), and a split copies the lock to the new bucket.
+	 * SERIALIZABLE: unless the search locked its block values, lock the
+	 * bucket page, which stands for its whole range and chain: inserters
+	 * check it whichever page of the chain they write (insert.c), and a
+	 * split copies the lock to the new bucket.
 	 */
-	PredicateLockPage(index, BufferGetBlockNumber(buf), so->snapshot);
+	if (!so->keylocked)
+		PredicateLockPage(index, BufferGetBlockNumber(buf), so->snapshot);
 	ScanPage(so, page, t, prefix, radius, probe);
 	blkno = opaque->next;
 	UnlockReleaseBuffer(buf);
@@ -576,6 +581,31 @@ PlanSearch(IndexScanDesc scan, int radius, ShProbePlan *plan)
 }
 
 /*
+ * SERIALIZABLE: a search that probes one exact block value per probed
+ * table locks those values (insert.c, "Predicate locks") and then no
+ * pages; any other search locks the bucket pages it reads (ScanBucket).
+ */
+static void
+LockSearchKeys(IndexScanDesc scan)
+{
+	ShScanOpaque so = (ShScanOpaque) scan->opaque;
+	const ShProbePlan *plan = &so->plan;
+	bool		exact = !so->whole;
+
+	so->keylocked = false;
+	for (int t = 0; t < so->layout.ntables && exact; t++)
+		exact = plan->probe[t] <= 0;
+	if (!exact || !IsolationIsSerializable() || so->snapshot == NULL ||
+		!IsMVCCSnapshot(so->snapshot))
+		return;
+	for (int t = 0; t < so->layout.ntables; t++)
+		if (plan->probe[t] == 0)
+			PredicateLockPage(scan->indexRelation,
+							  ShKeyLockBlock(&so->layout, t, so->center), so->snapshot);
+	so->keylocked = true;
+}
+
+/*
  * Starts a search for every indexed row within `radius` of `center` (and
  * above so->mindist) that passes the quals: plans it, reading block table 0
  * from end to end instead of probing when the probe plan costs fullfactor
@@ -601,6 +631,7 @@ StartRadiusSearch(IndexScanDesc scan, uint64 center, int radius, double fullfact
 	PlanSearch(scan, radius, &so->plan);
 	so->whole = ShProbesCostTable(&so->plan, fullfactor);
 	so->cur_table = 0;
+	LockSearchKeys(scan);
 }
 
 /*
@@ -683,6 +714,7 @@ NearestPass(IndexScanDesc scan, uint64 center, int64 want)
 	SIMHASH_COUNT_INDEX_SEARCH(scan);
 	so->center = center;
 	so->nearest = true;
+	so->keylocked = false;
 	so->keep_radius = SIMHASH_BITS;
 	so->keep_want = Max(want, 1);
 	so->keep_below = 0;

@@ -395,6 +395,25 @@ ShPrefix(const ShLayout *layout, int t, uint64 fp)
 	return (uint32) (fp >> layout->pshift[t]) & layout->pmask[t];
 }
 
+/*
+ * SERIALIZABLE: the predicate-lock target that stands for block value b of
+ * table t (insert.c, "Predicate locks"): a block number no index reaches
+ * (from 0xE0000000 up, below InvalidBlockNumber), from a hash of (t, b).
+ * Two different keys may share one, which can only add conflicts.
+ */
+#define SH_KEY_LOCK_BASE	((BlockNumber) 0xE0000000)
+#define SH_KEY_LOCK_MASK	((uint32) 0x0FFFFFFF)
+
+static inline BlockNumber
+ShKeyLockBlock(const ShLayout *layout, int t, uint64 fp)
+{
+	uint64		b = (fp & layout->mask[t]) >> layout->shift[t];
+	uint64		h = (b + (uint64) t * UINT64CONST(0x9E3779B97F4A7C15)) * UINT64CONST(0xD6E8FEB86659FD93);
+
+	h ^= h >> 32;
+	return SH_KEY_LOCK_BASE + ((uint32) h & SH_KEY_LOCK_MASK);
+}
+
 /* Number of prefixes in chunk c of table t (1024, or fewer if P < 10). */
 static inline uint32
 ShChunkEnd(const ShLayout *layout, int t, int c)
@@ -491,6 +510,7 @@ extern char *shbuildphasename(int64 phasenum);
 extern bool shinsert(SIMHASH_AMINSERT_PARAMS(index, values, isnull, ht_ctid, heapRel,
 											 checkUnique, indexInfo));
 extern void ShCheckConflictIn(Relation index, Buffer buf);
+extern void ShCheckKeyConflictsIn(Relation index, const ShLayout *layout, uint64 fp);
 extern void ShInsertEntry(Relation index, const ShLayout *layout, int table,
 						  uint64 fp, ItemPointer tid);
 extern void ShInsertEntries(Relation index, const ShLayout *layout, int table,
