@@ -970,8 +970,35 @@ typedef struct FeatureEntry
 #include "lib/simplehash.h"
 
 /*
- * Sets up w (zeroed) for features of weighting weighting in a text of
- * about textbytes bytes (a hint for the size of the tables); singlewords
+ * Clears what the runs of single words (fastruns) count in, the run
+ * counter: the members of w only the other weightings use (tf, capped,
+ * weighted, their lanes' sums: over 3 kB) are left as they are, as
+ * WeigherResult reads none of them then, except the two it tests.
+ */
+static void
+WeigherClearFastRuns(Weigher *w)
+{
+	RunCounter *rc = &w->rc;
+
+	w->tf.lanes.pending = 0;
+	w->tf.cap.entries = NULL;
+	w->table = NULL;
+	w->seq = 0;
+	w->runlen = 0;
+	w->pending = NULL;
+	w->pendingtext = NULL;
+	w->pendinglen = NULL;
+	w->npending = w->pendingcap = 0;
+	memset(rc->run, 0, sizeof(rc->run));
+	rc->runlen = 0;
+	LaneCounterInit(&rc->capped);
+	memset(&rc->weighted, 0, sizeof(rc->weighted));
+	/* rc->cap: CapTableInit */
+}
+
+/*
+ * Sets up w (any contents) for features of weighting weighting in a text
+ * of about textbytes bytes (a hint for the size of the tables); singlewords
  * says that the features are single words; with introspect, the text of
  * every distinct feature is kept for WeigherStats.  w may hold a reset
  * callback of the current memory context (CapTableInit): it must stay
@@ -981,11 +1008,16 @@ void
 WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 			int version, int64 textbytes)
 {
-	Assert(w->table == NULL && w->pending == NULL);
+	bool		counting = introspect ||
+		(weighting != WEIGHTING_TF && weighting != WEIGHTING_RUNS);
+
+	if (weighting == WEIGHTING_RUNS && !counting && singlewords)
+		WeigherClearFastRuns(w);
+	else
+		memset(w, 0, sizeof(*w));
 	w->weighting = weighting;
 	w->introspect = introspect;
-	w->counting = introspect ||
-		(weighting != WEIGHTING_TF && weighting != WEIGHTING_RUNS);
+	w->counting = counting;
 	w->runs = weighting == WEIGHTING_RUNS;
 	w->singlewords = singlewords;
 	w->fastruns = w->runs && !w->counting && singlewords;
@@ -1319,18 +1351,29 @@ WeigherResult(Weigher *w, uint64 *result)
 		/* rc's words of capped runs (w->capped: other features, version 3) */
 		int64		capweight = w->rc.weights[SIMHASH_RUN_CAP];
 
-		LaneCounterFlush(lanes);
-		LaneCounterFlush(&w->capped);
-		WideLaneCounterFlush(&w->weighted);
 		LaneCounterFlush(&w->rc.capped);
 		WideLaneCounterFlush(&w->rc.weighted);
-		for (int bit = 0; bit < SIMHASH_BITS; bit++)
-			lanes->ones[bit] += SIMHASH_RUN_CAP * w->capped.ones[bit] +
-				w->weighted.ones[bit] +
-				capweight * w->rc.capped.ones[bit] +
-				w->rc.weighted.ones[bit];
-		lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
-			capweight * w->rc.capped.total + w->rc.weighted.total;
+		if (w->fastruns)
+		{
+			/* rc alone counted (the rest is not cleared: WeigherInit) */
+			for (int bit = 0; bit < SIMHASH_BITS; bit++)
+				lanes->ones[bit] = capweight * w->rc.capped.ones[bit] +
+					w->rc.weighted.ones[bit];
+			lanes->total = capweight * w->rc.capped.total + w->rc.weighted.total;
+		}
+		else
+		{
+			LaneCounterFlush(lanes);
+			LaneCounterFlush(&w->capped);
+			WideLaneCounterFlush(&w->weighted);
+			for (int bit = 0; bit < SIMHASH_BITS; bit++)
+				lanes->ones[bit] += SIMHASH_RUN_CAP * w->capped.ones[bit] +
+					w->weighted.ones[bit] +
+					capweight * w->rc.capped.ones[bit] +
+					w->rc.weighted.ones[bit];
+			lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
+				capweight * w->rc.capped.total + w->rc.weighted.total;
+		}
 		/* one of the two tables holds the totals; the other is unused */
 		if (w->robust)
 		{
