@@ -747,6 +747,73 @@ CapTableFind(CapTable *t, uint64 hash)
 }
 
 /*
+ * Below this many members, CapTableApplyRobust finds the damped words in
+ * its pass over the members (a filter test each) instead of looking each
+ * damped word up in the table (a probe each, and a branch as unpredictable
+ * as whether the word occurs).
+ */
+#define FILTER_MEMBERS 128
+
+/*
+ * The damped words seen once in t, looked up: their hash, version 3 weight
+ * and occurrences (1) written to hashes, scaled and delta; returns how many.
+ */
+static inline int32
+CapTableDampedOnce(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
+{
+	int32		n = 0;
+
+	for (int k = 0; k < ndamped; k++)
+	{
+		int64		slot = CapTableFind(t, damped[k]);
+		int64		weight,
+					count;
+
+		if (slot < 0)
+			continue;
+		CapTableTotals(t, (uint32) slot, &weight, &count);
+		if (count == 1)
+		{
+			hashes[n] = damped[k];
+			scaled[n] = weight;
+			delta[n] = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * CapTableApplyRobust's pass over the members of t (with no spill) for a
+ * table of few members: writes the hash, version 3 weight and occurrences
+ * of each member seen more than once or passing the frequency list's
+ * filter (all the damped words seen once, and a few others, whose weight
+ * RobustWeight leaves as it is) to hashes, scaled and delta, clears the
+ * members' entries, and returns how many it wrote.
+ */
+static inline int32
+CapTableMembersFiltered(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
+{
+	int32		n = 0;
+
+	for (int32 k = 0; k < t->members; k++)
+	{
+		CapEntry   *e = &t->entries[t->used[k]];
+		uint64		tally = e->tally;
+		uint64		hash = e->hash;
+		int64		count = (int64) (tally & CAP_COUNT_MASK);
+		uint32		f = (uint32) (hash >> 52);
+
+		hashes[n] = hash;
+		scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
+		delta[n] = count;
+		n += (count > 1) | (int32) ((frequent_filter[f / 64] >> (f % 64)) & 1);
+		*e = (CapEntry) {0, 0};
+	}
+	return n;
+}
+
+/*
  * CapTableApply for version 4's weighting (WeigherRobust), where ones and
  * total are the per-bit sums of version 3's weights before the cap: scales
  * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
@@ -774,53 +841,47 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	Assert(t->nrun == 0);
 	if (unlikely(!frequent_ready))
 		FrequentInit();
-	/* scaled and delta hold the weight and count until RobustWeight */
-	for (int k = 0; k < ndamped; k++)
-	{
-		int64		slot = CapTableFind(t, damped[k]);
-		int64		weight,
-					count;
-
-		if (slot < 0)
-			continue;
-		CapTableTotals(t, (uint32) slot, &weight, &count);
-		if (count == 1)
-		{
-			hashes[n] = damped[k];
-			scaled[n] = weight;
-			delta[n] = 1;
-			n++;
-		}
-	}
-	if (likely(t->wide == NULL))
-	{
-		for (int32 k = 0; k < members; k++)
-		{
-			CapEntry   *e = &t->entries[t->used[k]];
-			uint64		tally = e->tally;
-			int64		count = (int64) (tally & CAP_COUNT_MASK);
-
-			hashes[n] = e->hash;
-			scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
-			delta[n] = count;
-			n += count > 1;
-			*e = (CapEntry) {0, 0};
-		}
-	}
+	/*
+	 * scaled and delta hold the weight and count until RobustWeight.  The
+	 * damped words seen once are looked up in t, or, in a table of few
+	 * members (a short document), found by the members' pass
+	 * (CapTableMembersFiltered).
+	 */
+	if (likely(t->wide == NULL) && members <= FILTER_MEMBERS)
+		n = CapTableMembersFiltered(t, hashes, scaled, delta);
 	else
 	{
-		for (int32 k = 0; k < members; k++)
+		n = CapTableDampedOnce(t, hashes, scaled, delta);
+		if (likely(t->wide == NULL))
 		{
-			CapEntry   *e = &t->entries[t->used[k]];
-			int64		weight,
-						count;
+			for (int32 k = 0; k < members; k++)
+			{
+				CapEntry   *e = &t->entries[t->used[k]];
+				uint64		tally = e->tally;
+				int64		count = (int64) (tally & CAP_COUNT_MASK);
 
-			CapTableTotals(t, t->used[k], &weight, &count);
-			hashes[n] = e->hash;
-			scaled[n] = weight;
-			delta[n] = count;
-			n += count > 1;
-			*e = (CapEntry) {0, 0};
+				hashes[n] = e->hash;
+				scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
+				delta[n] = count;
+				n += count > 1;
+				*e = (CapEntry) {0, 0};
+			}
+		}
+		else
+		{
+			for (int32 k = 0; k < members; k++)
+			{
+				CapEntry   *e = &t->entries[t->used[k]];
+				int64		weight,
+							count;
+
+				CapTableTotals(t, t->used[k], &weight, &count);
+				hashes[n] = e->hash;
+				scaled[n] = weight;
+				delta[n] = count;
+				n += count > 1;
+				*e = (CapEntry) {0, 0};
+			}
 		}
 	}
 	if (t->retained)
