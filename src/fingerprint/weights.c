@@ -649,7 +649,6 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 				acc6,
 				acc7;
 	int64		pending = 0;	/* sum of the |delta| in the counters */
-	int32		lanes[64];
 
 	/* shift of lane l of vector j % 4: bit 8 * (j % 4) + l of the half to bit 31 */
 	const __m256i shift0 = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
@@ -665,16 +664,24 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 
 		if (k == n || pending + a > PG_INT32_MAX)
 		{
-			_mm256_storeu_si256((__m256i *) (lanes + 0), acc0);
-			_mm256_storeu_si256((__m256i *) (lanes + 8), acc1);
-			_mm256_storeu_si256((__m256i *) (lanes + 16), acc2);
-			_mm256_storeu_si256((__m256i *) (lanes + 24), acc3);
-			_mm256_storeu_si256((__m256i *) (lanes + 32), acc4);
-			_mm256_storeu_si256((__m256i *) (lanes + 40), acc5);
-			_mm256_storeu_si256((__m256i *) (lanes + 48), acc6);
-			_mm256_storeu_si256((__m256i *) (lanes + 56), acc7);
-			for (int bit = 0; bit < SIMHASH_BITS; bit++)
-				ones[bit] += lanes[bit];
+			/* counters 8 j .. 8 j + 7, widened to 64 bits, added to ones */
+#define FLUSH(acc, j) \
+			do { \
+				__m256i    *o = (__m256i *) (ones + 8 * (j)); \
+				_mm256_storeu_si256(o, _mm256_add_epi64(_mm256_loadu_si256(o), \
+					_mm256_cvtepi32_epi64(_mm256_castsi256_si128(acc)))); \
+				_mm256_storeu_si256(o + 1, _mm256_add_epi64(_mm256_loadu_si256(o + 1), \
+					_mm256_cvtepi32_epi64(_mm256_extracti128_si256(acc, 1)))); \
+			} while (0)
+			FLUSH(acc0, 0);
+			FLUSH(acc1, 1);
+			FLUSH(acc2, 2);
+			FLUSH(acc3, 3);
+			FLUSH(acc4, 4);
+			FLUSH(acc5, 5);
+			FLUSH(acc6, 6);
+			FLUSH(acc7, 7);
+#undef FLUSH
 			acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = acc6 = acc7 = _mm256_setzero_si256();
 			pending = 0;
 			if (k == n)
@@ -706,6 +713,27 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 			pending += a;
 		}
 	}
+}
+
+/*
+ * LaneCounterResult's bits with AVX2: bit b set when 2 * ones[b] > total
+ * (64-bit, wrapping like the scalar code), four bits per comparison.
+ */
+__attribute__((target("avx2")))
+static uint64
+MajorityAvx2(const int64 *ones, int64 total)
+{
+	const __m256i t = _mm256_set1_epi64x(total);
+	uint64		fp = 0;
+
+	for (int bit = 0; bit < SIMHASH_BITS; bit += 4)
+	{
+		__m256i		v = _mm256_loadu_si256((const __m256i *) (ones + bit));
+		__m256i		gt = _mm256_cmpgt_epi64(_mm256_add_epi64(v, v), t);
+
+		fp |= (uint64) _mm256_movemask_pd(_mm256_castsi256_pd(gt)) << bit;
+	}
+	return fp;
 }
 #endif
 
@@ -897,8 +925,18 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	}
 
 	cap = CapOfRobust(weighting, sum, t->words);
+#if defined(__SSE2__)
+	StaticAssertStmt(SIMHASH_WEIGHT_SCALE == 16, "the scale is a shift by 4");
+	for (int bit = 0; bit < SIMHASH_BITS; bit += 2)
+	{
+		__m128i    *o = (__m128i *) (ones + bit);
+
+		_mm_storeu_si128(o, _mm_slli_epi64(_mm_loadu_si128(o), 4));
+	}
+#else
 	for (int bit = 0; bit < SIMHASH_BITS; bit++)
 		ones[bit] *= SIMHASH_WEIGHT_SCALE;
+#endif
 	*total *= SIMHASH_WEIGHT_SCALE;
 	for (int32 k = 0; k < n; k++)
 	{
@@ -1417,9 +1455,12 @@ WeigherResult(Weigher *w, uint64 *result)
 		if (w->fastruns)
 		{
 			/* rc alone counted (the rest is not cleared: WeigherInit) */
-			for (int bit = 0; bit < SIMHASH_BITS; bit++)
-				lanes->ones[bit] = capweight * w->rc.capped.ones[bit] +
-					w->rc.weighted.ones[bit];
+			if (w->rc.capped.total == 0)
+				memcpy(lanes->ones, w->rc.weighted.ones, sizeof(lanes->ones));
+			else
+				for (int bit = 0; bit < SIMHASH_BITS; bit++)
+					lanes->ones[bit] = capweight * w->rc.capped.ones[bit] +
+						w->rc.weighted.ones[bit];
 			lanes->total = capweight * w->rc.capped.total + w->rc.weighted.total;
 		}
 		else
@@ -1440,6 +1481,17 @@ WeigherResult(Weigher *w, uint64 *result)
 		{
 			CapTableApplyRobust(w->rc.cap.entries ? &w->rc.cap : &w->tf.cap,
 								w->weighting, lanes->ones, &lanes->total);
+#ifdef HAVE_CORRECTIONS_SIMD
+			/* lanes is flushed (pending 0): LaneCounterResult's bits */
+			if (cpu_has_avx2 && simhash_simd >= SIMD_AVX2)
+			{
+				Assert(lanes->pending == 0);
+				if (lanes->total == 0)
+					return false;
+				*result = MajorityAvx2(lanes->ones, lanes->total);
+				return true;
+			}
+#endif
 			return LaneCounterResult(lanes, result);
 		}
 		cap = CapOf(w->weighting, lanes->total);
