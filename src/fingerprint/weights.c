@@ -848,11 +848,12 @@ CapTableMembersFiltered(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta
  * its RobustWeight, and caps.  A member seen once and not damped keeps its
  * scaled weight, which is never above the cap (its floor is the largest
  * weight of one occurrence, scaled), so only the damped words seen once
- * (looked up) and the members seen more than once (gathered in one pass
- * that clears the entries, with no branch: a word seen once is as common
- * as one seen again) are weighed again; they add their difference through
- * AVX-512 masked additions or 16-bit lanes.  The document's word count
- * comes from t->words.  t is used up.
+ * (looked up, or in a table of few members passed by the frequency list's
+ * filter) and the members seen more than once (gathered in one pass that
+ * clears the entries, with no branch: a word seen once is as common as one
+ * seen again) are weighed again; they add their difference through
+ * AVX-512 masked additions, AVX2 blends or 16-bit lanes.  The document's
+ * word count comes from t->words.  t is used up.
  */
 void
 CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
