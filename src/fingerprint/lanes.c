@@ -21,6 +21,54 @@ WideLaneCounterFlush(WideLaneCounter *c)
 {
 	if (c->pending == 0)
 		return;
+#if defined(__SSE2__)
+	{
+		/*
+		 * lanes[j][slot] holds bit 8 * slot + j: the 8 x 8 matrix transposed
+		 * (three rounds of unpacking), each slot's 8 lanes then widened to
+		 * 64 bits and added to ones[8 * slot .. 8 * slot + 7].
+		 */
+		__m128i		r[8],
+					a[8],
+					b[8],
+					col[8];
+		const __m128i zero = _mm_setzero_si128();
+
+		for (int j = 0; j < 8; j++)
+		{
+			r[j] = _mm_loadu_si128((const __m128i *) c->lanes[j]);
+			_mm_storeu_si128((__m128i *) c->lanes[j], zero);
+		}
+		for (int j = 0; j < 8; j += 2)
+		{
+			a[j] = _mm_unpacklo_epi16(r[j], r[j + 1]);	/* slots 0-3 */
+			a[j + 1] = _mm_unpackhi_epi16(r[j], r[j + 1]);	/* slots 4-7 */
+		}
+		for (int h = 0; h < 2; h++)
+		{
+			/* rows 0-3 and 4-7, slots 4 h .. 4 h + 3 */
+			b[4 * h] = _mm_unpacklo_epi32(a[h], a[h + 2]);
+			b[4 * h + 1] = _mm_unpackhi_epi32(a[h], a[h + 2]);
+			b[4 * h + 2] = _mm_unpacklo_epi32(a[h + 4], a[h + 6]);
+			b[4 * h + 3] = _mm_unpackhi_epi32(a[h + 4], a[h + 6]);
+			col[4 * h] = _mm_unpacklo_epi64(b[4 * h], b[4 * h + 2]);
+			col[4 * h + 1] = _mm_unpackhi_epi64(b[4 * h], b[4 * h + 2]);
+			col[4 * h + 2] = _mm_unpacklo_epi64(b[4 * h + 1], b[4 * h + 3]);
+			col[4 * h + 3] = _mm_unpackhi_epi64(b[4 * h + 1], b[4 * h + 3]);
+		}
+		for (int slot = 0; slot < 8; slot++)
+		{
+			__m128i		lo = _mm_unpacklo_epi16(col[slot], zero),
+						hi = _mm_unpackhi_epi16(col[slot], zero);
+			__m128i    *o = (__m128i *) (c->ones + 8 * slot);
+
+			_mm_storeu_si128(o, _mm_add_epi64(_mm_loadu_si128(o), _mm_unpacklo_epi32(lo, zero)));
+			_mm_storeu_si128(o + 1, _mm_add_epi64(_mm_loadu_si128(o + 1), _mm_unpackhi_epi32(lo, zero)));
+			_mm_storeu_si128(o + 2, _mm_add_epi64(_mm_loadu_si128(o + 2), _mm_unpacklo_epi32(hi, zero)));
+			_mm_storeu_si128(o + 3, _mm_add_epi64(_mm_loadu_si128(o + 3), _mm_unpackhi_epi32(hi, zero)));
+		}
+	}
+#else
 	for (int j = 0; j < 8; j++)
 	{
 		uint16		v[8];
@@ -30,6 +78,7 @@ WideLaneCounterFlush(WideLaneCounter *c)
 		for (int slot = 0; slot < 8; slot++)
 			c->ones[8 * slot + j] += v[slot];
 	}
+#endif
 	c->total += c->pending;
 	c->pending = 0;
 }

@@ -200,6 +200,8 @@ LinesInit(void)
  */
 #define BUCKET_SHIFT	6
 #define BUCKETS			((LINE_CAP_BYTES >> BUCKET_SHIFT) + 1)
+/* Fewer breaks than this: the median line found without buckets. */
+#define FEW_LINES		16
 
 /*
  * Runs body with l the length (capped) of each non-empty line of s[0..n)
@@ -226,8 +228,8 @@ int32
 TypicalLineLength(const char *s, int32 len, LineBreaks *lb)
 {
 	int32		n = Min(len, TYPICAL_PREFIX_BYTES);
-	int32		coarse[BUCKETS] = {0};	/* sums of at most n bytes */
-	int32		fine[1 << BUCKET_SHIFT] = {0};
+	int32		coarse[BUCKETS];	/* sums of at most n bytes */
+	int32		fine[1 << BUCKET_SHIFT];
 	int32		total = 0,
 				below = 0,
 				half;
@@ -253,6 +255,35 @@ TypicalLineLength(const char *s, int32 len, LineBreaks *lb)
 		p = q + blen;
 	}
 
+	/*
+	 * A text of few lines (most short documents): the shortest of their
+	 * lengths v whose lines of length <= v hold half the bytes, directly
+	 * (the same length the buckets find), without clearing the buckets.
+	 */
+	if (lb->n < FEW_LINES)
+	{
+		int32		lens[FEW_LINES];
+		int32		nl = 0,
+					best = LINE_CAP_BYTES + 1;
+
+		FOR_EACH_LINE(lb, n, l, (lens[nl++] = l, total += l));
+		if (total == 0)
+			return 1;
+		half = (total + 1) / 2;
+		for (int i = 0; i < nl; i++)
+		{
+			int32		sum = 0;
+
+			for (int j = 0; j < nl; j++)
+				sum += lens[j] <= lens[i] ? lens[j] : 0;
+			if (sum >= half && lens[i] < best)
+				best = lens[i];
+		}
+		return best;
+	}
+
+	memset(coarse, 0, sizeof(coarse));
+	memset(fine, 0, sizeof(fine));
 	/* the non-empty lines' lengths, summed by buckets of 64 */
 	FOR_EACH_LINE(lb, n, l, (coarse[l >> BUCKET_SHIFT] += l, total += l));
 	if (total == 0)

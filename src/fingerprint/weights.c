@@ -649,7 +649,6 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 				acc6,
 				acc7;
 	int64		pending = 0;	/* sum of the |delta| in the counters */
-	int32		lanes[64];
 
 	/* shift of lane l of vector j % 4: bit 8 * (j % 4) + l of the half to bit 31 */
 	const __m256i shift0 = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
@@ -665,16 +664,24 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 
 		if (k == n || pending + a > PG_INT32_MAX)
 		{
-			_mm256_storeu_si256((__m256i *) (lanes + 0), acc0);
-			_mm256_storeu_si256((__m256i *) (lanes + 8), acc1);
-			_mm256_storeu_si256((__m256i *) (lanes + 16), acc2);
-			_mm256_storeu_si256((__m256i *) (lanes + 24), acc3);
-			_mm256_storeu_si256((__m256i *) (lanes + 32), acc4);
-			_mm256_storeu_si256((__m256i *) (lanes + 40), acc5);
-			_mm256_storeu_si256((__m256i *) (lanes + 48), acc6);
-			_mm256_storeu_si256((__m256i *) (lanes + 56), acc7);
-			for (int bit = 0; bit < SIMHASH_BITS; bit++)
-				ones[bit] += lanes[bit];
+			/* counters 8 j .. 8 j + 7, widened to 64 bits, added to ones */
+#define FLUSH(acc, j) \
+			do { \
+				__m256i    *o = (__m256i *) (ones + 8 * (j)); \
+				_mm256_storeu_si256(o, _mm256_add_epi64(_mm256_loadu_si256(o), \
+					_mm256_cvtepi32_epi64(_mm256_castsi256_si128(acc)))); \
+				_mm256_storeu_si256(o + 1, _mm256_add_epi64(_mm256_loadu_si256(o + 1), \
+					_mm256_cvtepi32_epi64(_mm256_extracti128_si256(acc, 1)))); \
+			} while (0)
+			FLUSH(acc0, 0);
+			FLUSH(acc1, 1);
+			FLUSH(acc2, 2);
+			FLUSH(acc3, 3);
+			FLUSH(acc4, 4);
+			FLUSH(acc5, 5);
+			FLUSH(acc6, 6);
+			FLUSH(acc7, 7);
+#undef FLUSH
 			acc0 = acc1 = acc2 = acc3 = acc4 = acc5 = acc6 = acc7 = _mm256_setzero_si256();
 			pending = 0;
 			if (k == n)
@@ -706,6 +713,27 @@ CorrectionsAvx2(const uint64 *hash, const int64 *delta, int32 n, int64 *ones)
 			pending += a;
 		}
 	}
+}
+
+/*
+ * LaneCounterResult's bits with AVX2: bit b set when 2 * ones[b] > total
+ * (64-bit, wrapping like the scalar code), four bits per comparison.
+ */
+__attribute__((target("avx2")))
+static uint64
+MajorityAvx2(const int64 *ones, int64 total)
+{
+	const __m256i t = _mm256_set1_epi64x(total);
+	uint64		fp = 0;
+
+	for (int bit = 0; bit < SIMHASH_BITS; bit += 4)
+	{
+		__m256i		v = _mm256_loadu_si256((const __m256i *) (ones + bit));
+		__m256i		gt = _mm256_cmpgt_epi64(_mm256_add_epi64(v, v), t);
+
+		fp |= (uint64) _mm256_movemask_pd(_mm256_castsi256_pd(gt)) << bit;
+	}
+	return fp;
 }
 #endif
 
@@ -747,34 +775,22 @@ CapTableFind(CapTable *t, uint64 hash)
 }
 
 /*
- * CapTableApply for version 4's weighting (WeigherRobust), where ones and
- * total are the per-bit sums of version 3's weights before the cap: scales
- * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
- * its RobustWeight, and caps.  A member seen once and not damped keeps its
- * scaled weight, which is never above the cap (its floor is the largest
- * weight of one occurrence, scaled), so only the damped words seen once
- * (looked up) and the members seen more than once (gathered in one pass
- * that clears the entries, with no branch: a word seen once is as common
- * as one seen again) are weighed again; they add their difference through
- * AVX-512 masked additions or 16-bit lanes.  The document's word count
- * comes from t->words.  t is used up.
+ * Below this many members, CapTableApplyRobust finds the damped words in
+ * its pass over the members (a filter test each) instead of looking each
+ * damped word up in the table (a probe each, and a branch as unpredictable
+ * as whether the word occurs).
  */
-void
-CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
-{
-	int32		members = t->members;
-	uint64	   *buffer = ChangedBuffer(members + ndamped);
-	uint64	   *hashes = buffer;
-	int64	   *scaled = (int64 *) buffer + members + ndamped;
-	int64	   *delta = (int64 *) buffer + 2 * (members + ndamped);
-	int32		n = 0;
-	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
-	int64		cap;
+#define FILTER_MEMBERS 128
 
-	Assert(t->nrun == 0);
-	if (unlikely(!frequent_ready))
-		FrequentInit();
-	/* scaled and delta hold the weight and count until RobustWeight */
+/*
+ * The damped words seen once in t, looked up: their hash, version 3 weight
+ * and occurrences (1) written to hashes, scaled and delta; returns how many.
+ */
+static inline int32
+CapTableDampedOnce(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
+{
+	int32		n = 0;
+
 	for (int k = 0; k < ndamped; k++)
 	{
 		int64		slot = CapTableFind(t, damped[k]);
@@ -792,35 +808,109 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 			n++;
 		}
 	}
-	if (likely(t->wide == NULL))
-	{
-		for (int32 k = 0; k < members; k++)
-		{
-			CapEntry   *e = &t->entries[t->used[k]];
-			uint64		tally = e->tally;
-			int64		count = (int64) (tally & CAP_COUNT_MASK);
+	return n;
+}
 
-			hashes[n] = e->hash;
-			scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
-			delta[n] = count;
-			n += count > 1;
-			*e = (CapEntry) {0, 0};
-		}
+/*
+ * CapTableApplyRobust's pass over the members of t (with no spill) for a
+ * table of few members: writes the hash, version 3 weight and occurrences
+ * of each member seen more than once or passing the frequency list's
+ * filter (all the damped words seen once, and a few others, whose weight
+ * RobustWeight leaves as it is) to hashes, scaled and delta, clears the
+ * members' entries, and returns how many it wrote.
+ */
+static inline int32
+CapTableMembersFiltered(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
+{
+	int32		n = 0;
+
+	for (int32 k = 0; k < t->members; k++)
+	{
+		CapEntry   *e = &t->entries[t->used[k]];
+		uint64		tally = e->tally;
+		uint64		hash = e->hash;
+		int64		count = (int64) (tally & CAP_COUNT_MASK);
+		uint32		f = (uint32) (hash >> 52);
+
+		hashes[n] = hash;
+		scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
+		delta[n] = count;
+		n += (count > 1) | (int32) ((frequent_filter[f / 64] >> (f % 64)) & 1);
+		*e = (CapEntry) {0, 0};
 	}
+	return n;
+}
+
+/*
+ * CapTableApply for version 4's weighting (WeigherRobust), where ones and
+ * total are the per-bit sums of version 3's weights before the cap: scales
+ * them by SIMHASH_WEIGHT_SCALE, replaces the weight of every member of t by
+ * its RobustWeight, and caps.  A member seen once and not damped keeps its
+ * scaled weight, which is never above the cap (its floor is the largest
+ * weight of one occurrence, scaled), so only the damped words seen once
+ * (looked up, or in a table of few members passed by the frequency list's
+ * filter) and the members seen more than once (gathered in one pass that
+ * clears the entries, with no branch: a word seen once is as common as one
+ * seen again) are weighed again; they add their difference through
+ * AVX-512 masked additions, AVX2 blends or 16-bit lanes.  The document's
+ * word count comes from t->words.  t is used up.
+ */
+void
+CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
+{
+	int32		members = t->members;
+	uint64	   *buffer = ChangedBuffer(members + ndamped);
+	uint64	   *hashes = buffer;
+	int64	   *scaled = (int64 *) buffer + members + ndamped;
+	int64	   *delta = (int64 *) buffer + 2 * (members + ndamped);
+	int32		n = 0;
+	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
+	int64		cap;
+
+	Assert(t->nrun == 0);
+	if (unlikely(!frequent_ready))
+		FrequentInit();
+	/*
+	 * scaled and delta hold the weight and count until RobustWeight.  The
+	 * damped words seen once are looked up in t, or, in a table of few
+	 * members (a short document), found by the members' pass
+	 * (CapTableMembersFiltered).
+	 */
+	if (likely(t->wide == NULL) && members <= FILTER_MEMBERS)
+		n = CapTableMembersFiltered(t, hashes, scaled, delta);
 	else
 	{
-		for (int32 k = 0; k < members; k++)
+		n = CapTableDampedOnce(t, hashes, scaled, delta);
+		if (likely(t->wide == NULL))
 		{
-			CapEntry   *e = &t->entries[t->used[k]];
-			int64		weight,
-						count;
+			for (int32 k = 0; k < members; k++)
+			{
+				CapEntry   *e = &t->entries[t->used[k]];
+				uint64		tally = e->tally;
+				int64		count = (int64) (tally & CAP_COUNT_MASK);
 
-			CapTableTotals(t, t->used[k], &weight, &count);
-			hashes[n] = e->hash;
-			scaled[n] = weight;
-			delta[n] = count;
-			n += count > 1;
-			*e = (CapEntry) {0, 0};
+				hashes[n] = e->hash;
+				scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
+				delta[n] = count;
+				n += count > 1;
+				*e = (CapEntry) {0, 0};
+			}
+		}
+		else
+		{
+			for (int32 k = 0; k < members; k++)
+			{
+				CapEntry   *e = &t->entries[t->used[k]];
+				int64		weight,
+							count;
+
+				CapTableTotals(t, t->used[k], &weight, &count);
+				hashes[n] = e->hash;
+				scaled[n] = weight;
+				delta[n] = count;
+				n += count > 1;
+				*e = (CapEntry) {0, 0};
+			}
 		}
 	}
 	if (t->retained)
@@ -836,8 +926,18 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	}
 
 	cap = CapOfRobust(weighting, sum, t->words);
+#if defined(__SSE2__)
+	StaticAssertStmt(SIMHASH_WEIGHT_SCALE == 16, "the scale is a shift by 4");
+	for (int bit = 0; bit < SIMHASH_BITS; bit += 2)
+	{
+		__m128i    *o = (__m128i *) (ones + bit);
+
+		_mm_storeu_si128(o, _mm_slli_epi64(_mm_loadu_si128(o), 4));
+	}
+#else
 	for (int bit = 0; bit < SIMHASH_BITS; bit++)
 		ones[bit] *= SIMHASH_WEIGHT_SCALE;
+#endif
 	*total *= SIMHASH_WEIGHT_SCALE;
 	for (int32 k = 0; k < n; k++)
 	{
@@ -970,8 +1070,35 @@ typedef struct FeatureEntry
 #include "lib/simplehash.h"
 
 /*
- * Sets up w (zeroed) for features of weighting weighting in a text of
- * about textbytes bytes (a hint for the size of the tables); singlewords
+ * Clears what the runs of single words (fastruns) count in, the run
+ * counter: the members of w only the other weightings use (tf, capped,
+ * weighted, their lanes' sums: over 3 kB) are left as they are, as
+ * WeigherResult reads none of them then, except the two it tests.
+ */
+static void
+WeigherClearFastRuns(Weigher *w)
+{
+	RunCounter *rc = &w->rc;
+
+	w->tf.lanes.pending = 0;
+	w->tf.cap.entries = NULL;
+	w->table = NULL;
+	w->seq = 0;
+	w->runlen = 0;
+	w->pending = NULL;
+	w->pendingtext = NULL;
+	w->pendinglen = NULL;
+	w->npending = w->pendingcap = 0;
+	memset(rc->run, 0, sizeof(rc->run));
+	rc->runlen = 0;
+	LaneCounterInit(&rc->capped);
+	memset(&rc->weighted, 0, sizeof(rc->weighted));
+	/* rc->cap: CapTableInit */
+}
+
+/*
+ * Sets up w (any contents) for features of weighting weighting in a text
+ * of about textbytes bytes (a hint for the size of the tables); singlewords
  * says that the features are single words; with introspect, the text of
  * every distinct feature is kept for WeigherStats.  w may hold a reset
  * callback of the current memory context (CapTableInit): it must stay
@@ -981,11 +1108,16 @@ void
 WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 			int version, int64 textbytes)
 {
-	Assert(w->table == NULL && w->pending == NULL);
+	bool		counting = introspect ||
+		(weighting != WEIGHTING_TF && weighting != WEIGHTING_RUNS);
+
+	if (weighting == WEIGHTING_RUNS && !counting && singlewords)
+		WeigherClearFastRuns(w);
+	else
+		memset(w, 0, sizeof(*w));
 	w->weighting = weighting;
 	w->introspect = introspect;
-	w->counting = introspect ||
-		(weighting != WEIGHTING_TF && weighting != WEIGHTING_RUNS);
+	w->counting = counting;
 	w->runs = weighting == WEIGHTING_RUNS;
 	w->singlewords = singlewords;
 	w->fastruns = w->runs && !w->counting && singlewords;
@@ -1319,23 +1451,48 @@ WeigherResult(Weigher *w, uint64 *result)
 		/* rc's words of capped runs (w->capped: other features, version 3) */
 		int64		capweight = w->rc.weights[SIMHASH_RUN_CAP];
 
-		LaneCounterFlush(lanes);
-		LaneCounterFlush(&w->capped);
-		WideLaneCounterFlush(&w->weighted);
 		LaneCounterFlush(&w->rc.capped);
 		WideLaneCounterFlush(&w->rc.weighted);
-		for (int bit = 0; bit < SIMHASH_BITS; bit++)
-			lanes->ones[bit] += SIMHASH_RUN_CAP * w->capped.ones[bit] +
-				w->weighted.ones[bit] +
-				capweight * w->rc.capped.ones[bit] +
-				w->rc.weighted.ones[bit];
-		lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
-			capweight * w->rc.capped.total + w->rc.weighted.total;
+		if (w->fastruns)
+		{
+			/* rc alone counted (the rest is not cleared: WeigherInit) */
+			if (w->rc.capped.total == 0)
+				memcpy(lanes->ones, w->rc.weighted.ones, sizeof(lanes->ones));
+			else
+				for (int bit = 0; bit < SIMHASH_BITS; bit++)
+					lanes->ones[bit] = capweight * w->rc.capped.ones[bit] +
+						w->rc.weighted.ones[bit];
+			lanes->total = capweight * w->rc.capped.total + w->rc.weighted.total;
+		}
+		else
+		{
+			LaneCounterFlush(lanes);
+			LaneCounterFlush(&w->capped);
+			WideLaneCounterFlush(&w->weighted);
+			for (int bit = 0; bit < SIMHASH_BITS; bit++)
+				lanes->ones[bit] += SIMHASH_RUN_CAP * w->capped.ones[bit] +
+					w->weighted.ones[bit] +
+					capweight * w->rc.capped.ones[bit] +
+					w->rc.weighted.ones[bit];
+			lanes->total += SIMHASH_RUN_CAP * w->capped.total + w->weighted.total +
+				capweight * w->rc.capped.total + w->rc.weighted.total;
+		}
 		/* one of the two tables holds the totals; the other is unused */
 		if (w->robust)
 		{
 			CapTableApplyRobust(w->rc.cap.entries ? &w->rc.cap : &w->tf.cap,
 								w->weighting, lanes->ones, &lanes->total);
+#ifdef HAVE_CORRECTIONS_SIMD
+			/* lanes is flushed (pending 0): LaneCounterResult's bits */
+			if (cpu_has_avx2 && simhash_simd >= SIMD_AVX2)
+			{
+				Assert(lanes->pending == 0);
+				if (lanes->total == 0)
+					return false;
+				*result = MajorityAvx2(lanes->ones, lanes->total);
+				return true;
+			}
+#endif
 			return LaneCounterResult(lanes, result);
 		}
 		cap = CapOf(w->weighting, lanes->total);
