@@ -67,10 +67,9 @@
  * table when it writes the row's entries (ShCheckKeyConflictsIn: in
  * aminsert, or for a batched row when the batch is written, which may be
  * after a reader searched; an entry not yet in the index is one no reader
- * could have found and fetched), so two
- * serializable transactions conflict only when they touch the same block
- * value (or two values whose pseudo pages coincide), whatever the size of
- * the index.  Other scans (more probes, whole tables, k-NN passes) lock
+ * could have found and fetched).  So two serializable transactions
+ * conflict only when they touch the same block value (or two values whose
+ * pseudo pages coincide), whatever the size of the index.  Other scans (more probes, whole tables, k-NN passes) lock
  * the bucket page of every prefix range they read (scan.c), never an
  * overflow page: the bucket stands for its range and its chain.  So every
  * write also checks for conflicts on the bucket page it found
