@@ -812,15 +812,16 @@ CapTableDampedOnce(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
 }
 
 /*
- * CapTableApplyRobust's pass over the members of t (with no spill) for a
- * table of few members: writes the hash, version 3 weight and occurrences
- * of each member seen more than once or passing the frequency list's
- * filter (all the damped words seen once, and a few others, whose weight
- * RobustWeight leaves as it is) to hashes, scaled and delta, clears the
- * members' entries, and returns how many it wrote.
+ * CapTableApplyRobust's pass over the members of t (with no spill): writes
+ * the hash, version 3 weight and occurrences of each member seen more than
+ * once, or (filtered, for a table of few members) passing the frequency
+ * list's filter (all the damped words seen once, and a few others, whose
+ * weight RobustWeight leaves as it is), to hashes, scaled and delta, clears
+ * the members' entries, and returns how many it wrote.
  */
-static inline int32
-CapTableMembersFiltered(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
+static pg_attribute_always_inline int32
+CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
+				bool filtered)
 {
 	int32		n = 0;
 
@@ -835,7 +836,8 @@ CapTableMembersFiltered(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta
 		hashes[n] = hash;
 		scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
 		delta[n] = count;
-		n += (count > 1) | (int32) ((frequent_filter[f / 64] >> (f % 64)) & 1);
+		n += (count > 1) |
+			(filtered && (int32) ((frequent_filter[f / 64] >> (f % 64)) & 1));
 		*e = (CapEntry) {0, 0};
 	}
 	return n;
@@ -874,28 +876,15 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	 * scaled and delta hold the weight and count until RobustWeight.  The
 	 * damped words seen once are looked up in t, or, in a table of few
 	 * members (a short document), found by the members' pass
-	 * (CapTableMembersFiltered).
+	 * (CapTableMembers).
 	 */
 	if (likely(t->wide == NULL) && members <= FILTER_MEMBERS)
-		n = CapTableMembersFiltered(t, hashes, scaled, delta);
+		n = CapTableMembers(t, hashes, scaled, delta, true);
 	else
 	{
 		n = CapTableDampedOnce(t, hashes, scaled, delta);
 		if (likely(t->wide == NULL))
-		{
-			for (int32 k = 0; k < members; k++)
-			{
-				CapEntry   *e = &t->entries[t->used[k]];
-				uint64		tally = e->tally;
-				int64		count = (int64) (tally & CAP_COUNT_MASK);
-
-				hashes[n] = e->hash;
-				scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
-				delta[n] = count;
-				n += count > 1;
-				*e = (CapEntry) {0, 0};
-			}
-		}
+			n += CapTableMembers(t, hashes + n, scaled + n, delta + n, false);
 		else
 		{
 			for (int32 k = 0; k < members; k++)
