@@ -120,6 +120,27 @@ SELECT id, simhash(t) = simhash(t || '') AS same,
   FROM stream_small ORDER BY id;
 SELECT stream_out_of_line('stream_small') AS out_of_line;
 
+-- Documents compressed and kept in their row (STORAGE MAIN: a few kB that
+-- compress to fit) are decoded by the same decoders, from the row: into a
+-- window of their size, or, for a text larger than the decoder's window
+-- (id 6: 320 kB that compress to about 3 kB), fed to the segmenter's
+-- window.
+CREATE TABLE stream_inline (id int, t text);
+ALTER TABLE stream_inline ALTER t SET STORAGE MAIN;
+\if :have_methods
+ALTER TABLE stream_inline ALTER t SET COMPRESSION pglz;
+\endif
+INSERT INTO stream_inline
+SELECT id * 100000 + n, left(t, n) FROM stream_src, unnest(ARRAY[2100, 3000, 5000]) n
+ WHERE id IN (1, 2, 4)
+UNION ALL
+SELECT 6, repeat('abc ', 50000) || repeat('中文', 20000) || 'end';
+SELECT id, :compression_of_t AS compression, octet_length(t) > 131072 AS over_128kb,
+       stream_fingerprints(t) = stream_fingerprints(t || '') AS same_fingerprints,
+       stream_features(t, 'words', 1, 'runs') = stream_features(t || '', 'words', 1, 'runs') AS same_features
+  FROM stream_inline ORDER BY id;
+SELECT stream_out_of_line('stream_inline') AS out_of_line;
+
 -- A database in another encoding: the text is converted to UTF-8 in pieces
 -- of whole characters; fingerprints are the same as in this database.
 SELECT current_database() AS regress_db \gset

@@ -13,9 +13,19 @@ SELECT id, stream_fingerprints(t) = stream_fingerprints(t || '') AS same_fingerp
        stream_features(t, 'words', 1, 'runs') = stream_features(t || '', 'words', 1, 'runs') AS same_features
   FROM stream_lz4 ORDER BY id;
 DROP TABLE stream_lz4;
+-- and compressed with lz4 and kept in their row (see stream_inline)
+CREATE TABLE stream_inline_lz4 (id int, t text COMPRESSION lz4);
+ALTER TABLE stream_inline_lz4 ALTER t SET STORAGE MAIN;
+INSERT INTO stream_inline_lz4 SELECT id, t || '' FROM stream_inline;
+SELECT stream_out_of_line('stream_inline_lz4') AS out_of_line;
+SELECT id, pg_column_compression(t) AS compression,
+       stream_fingerprints(t) = stream_fingerprints(t || '') AS same_fingerprints,
+       stream_features(t, 'words', 1, 'runs') = stream_features(t || '', 'words', 1, 'runs') AS same_features
+  FROM stream_inline_lz4 ORDER BY id;
+DROP TABLE stream_inline_lz4;
 \else
 \echo this server has no lz4
 \endif
-DROP TABLE stream_src, stream_external, stream_pglz, stream_small;
+DROP TABLE stream_src, stream_external, stream_pglz, stream_small, stream_inline;
 DROP FUNCTION stream_fingerprints(text), stream_features(text, text, int, text),
   stream_out_of_line(regclass);

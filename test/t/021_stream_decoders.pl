@@ -3,9 +3,9 @@
 #  - test/fuzz/decode_fuzz.c compares them with pglz_decompress (from
 #    libpgcommon) and liblz4's LZ4_decompress_safe on random data of many
 #    shapes, valid and damaged;
-#  - values whose stored compressed bytes are damaged on disk give
-#    SQLSTATE XX001 (data_corrupted), as detoasting them does, and the
-#    server carries on.
+#  - values whose stored compressed bytes are damaged on disk, out of line
+#    or in their row, give SQLSTATE XX001 (data_corrupted), as detoasting
+#    them does, and the server carries on.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -59,7 +59,7 @@ my @methods = ('pglz', $have_lz4 ? ('lz4') : ());
 
 # One value per table, so that block 0 of its TOAST table holds chunk 0.
 $node->safe_psql('postgres', 'CREATE EXTENSION simhash');
-my %file;
+my (%file, %inline_file);
 my $compression = column_compression($node);
 for my $method (@methods)
 {
@@ -76,6 +76,24 @@ for my $method (@methods)
 		't', "damaged_$method: streamed as in memory, before the damage");
 	$file{$method} = $node->data_dir . '/' . $node->safe_psql('postgres', qq{
 		SELECT pg_relation_filepath(reltoastrelid) FROM pg_class WHERE oid = 'damaged_$method'::regclass});
+
+	# and a value compressed in its row (STORAGE MAIN)
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE inline_$method (t text $clause);
+		ALTER TABLE inline_$method ALTER t SET STORAGE MAIN;
+		INSERT INTO inline_$method
+		SELECT string_agg('word' || (g % 50), ' ') FROM generate_series(1, 1000) g;
+	});
+	is($node->safe_psql('postgres', qq{
+		SELECT $compression || ' ' || (pg_column_size(t) < 2000)
+		       || ' ' || (SELECT pg_relation_size(reltoastrelid) FROM pg_class
+		                  WHERE oid = 'inline_$method'::regclass)
+		  FROM inline_$method}),
+		"$method true 0", "inline_$method is compressed with $method in its row");
+	is($node->safe_psql('postgres', "SELECT simhash(t) = simhash(t || '') FROM inline_$method"),
+		't', "inline_$method: decoded from the row as in memory, before the damage");
+	$inline_file{$method} = $node->data_dir . '/' . $node->safe_psql('postgres',
+		"SELECT pg_relation_filepath('inline_$method')");
 }
 $node->stop;
 
@@ -98,11 +116,28 @@ sub chunk0_data
 	return $tuple + $hoff + 4 + 4 + 4 + 4;
 }
 
+# Offset in a table file of the compressed bytes of the first row's first
+# column, a text compressed in its row (after its 4-byte header and the 4
+# bytes of raw size and method).
+sub row0_data
+{
+	my ($path) = @_;
+	open(my $fh, '<', $path) or die "open $path: $!";
+	binmode $fh;
+	my $page;
+	sysread($fh, $page, 8192) == 8192 or die "short read of $path";
+	close $fh;
+	my $tuple = unpack('L', substr($page, 24, 4)) & 0x7fff;
+	my $hoff = unpack('C', substr($page, $tuple + 22, 1));
+	return $tuple + $hoff + 4 + 4;
+}
+
 # The first item a back-reference to before the start of the output:
 # pglz: control byte 1 (a tag), tag with offset 255; lz4: a token with no
 # literals and a match, offset 16.
 my %damage = (pglz => "\x01\x0f\xff", lz4 => "\x00\x10\x00");
 poke($file{$_}, chunk0_data($file{$_}), $damage{$_}) for @methods;
+poke($inline_file{$_}, row0_data($inline_file{$_}), $damage{$_}) for @methods;
 $node->start;
 
 for my $method (@methods)
@@ -117,6 +152,14 @@ for my $method (@methods)
 	like($err, qr/compressed (?:$method )?data is corrupt/, "damaged $method data: detoasting fails too");
 	($ret, $out, $err) = $node->psql('postgres', "SELECT simhash_features(t) FROM damaged_$method");
 	like($err, qr/compressed $method data is corrupt/, "damaged $method data: simhash_features fails");
+
+	($ret, $out, $err) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT simhash(t) FROM inline_$method");
+	isnt($ret, 0, "damaged $method data in a row: simhash fails");
+	like($err, qr/XX001.*compressed $method data is corrupt.*inline value: offset before the start/s,
+		"damaged $method data in a row: SQLSTATE XX001 (data_corrupted), saying what is wrong");
+	($ret, $out, $err) = $node->psql('postgres', "SELECT md5(t) FROM inline_$method");
+	like($err, qr/compressed (?:$method )?data is corrupt/, "damaged $method data in a row: detoasting fails too");
 }
 like($node->safe_psql('postgres', "SELECT simhash(text 'still running')"), qr/^[0-9a-f]{16}$/,
 	'the server carries on');
