@@ -5,7 +5,9 @@
 # on the same rows in the same run as the yardstick.  The text is stored
 # uncompressed (STORAGE EXTERNAL), and the English and Chinese once more as
 # tables store them by default, compressed (en-compressed, zh-compressed,
-# zh-dense-compressed).  Each figure is the
+# zh-dense-compressed: out of line); and shorter documents of 2-4 kB as
+# tables store them by default, most of them compressed in their row
+# (en-3k-compressed, zh-3k-compressed).  Each figure is the
 # median of RUNS timings of a scan over the same in-memory table (each
 # timing at least 0.4 s of scans), timed by the backend's CPU time (Linux;
 # wall-clock time elsewhere); the ratio to md5 is the median of the ratios
@@ -37,6 +39,12 @@ def write(lang, page):
     out.write('%s\t%s\n' % (lang, doc))
 for lang, sub in (('en', 'en-US'), ('zh', 'zh-CN')):
     for page in m.handbook_pages(sub, 8192, 40 * 1024 * 1024):
+        write(lang, page)
+# en-3k, zh-3k: pages of at least 2.5 kB (English) and 2 kB (zh-CN), about
+# 10 MB each, stored by default (below): the size of many web pages' text,
+# which a table keeps compressed in the row.
+for lang, sub, size in (('en-3k', 'en-US', 2560), ('zh-3k', 'zh-CN', 2048)):
+    for page in m.handbook_pages(sub, size, 10 * 1024 * 1024):
         write(lang, page)
 # zh-dense: the zh-CN paragraphs with every run of ASCII and Latin letters
 # (commands, package names, numbers, markup, names) removed, in documents of
@@ -76,7 +84,8 @@ INSERT INTO corpus SELECT 'en-ascii', regexp_replace(body, '[^\x01-\x7f]', ' ', 
 -- through its own streaming decoders (src/fingerprint/toast_decode.c).
 CREATE TABLE corpus_default (lang text, body text);
 INSERT INTO corpus_default SELECT lang || '-compressed', body FROM corpus
- WHERE lang IN ('en', 'zh', 'zh-dense');
+ WHERE lang IN ('en', 'zh', 'zh-dense', 'en-3k', 'zh-3k');
+DELETE FROM corpus WHERE lang IN ('en-3k', 'zh-3k');
 VACUUM ANALYZE corpus, corpus_default;
 -- Warm the cache (the tables fit in shared_buffers).
 SELECT count(md5(body)) > 0 AS warm FROM corpus;
@@ -121,8 +130,9 @@ DECLARE l text;
                         'simhash(body, ''chars'', 3)', 'length(body)'];
 BEGIN
   FOR r IN 1 .. $RUNS LOOP
-    FOREACH l IN ARRAY ARRAY['en', 'en-ascii', 'en-compressed', 'zh', 'zh-compressed',
-                               'zh-dense', 'zh-dense-compressed'] LOOP
+    FOREACH l IN ARRAY ARRAY['en', 'en-ascii', 'en-compressed', 'en-3k-compressed', 'zh',
+                               'zh-compressed', 'zh-3k-compressed', 'zh-dense',
+                               'zh-dense-compressed'] LOOP
       FOR i IN 1 .. array_length(exprs, 1) LOOP
         INSERT INTO timings VALUES (exprs[i], l, r, seconds(exprs[i], l));
       END LOOP;
@@ -133,6 +143,12 @@ END \$\$;
 \echo
 SELECT lang, count(*) AS documents, pg_size_pretty(sum(octet_length(body))) AS text
   FROM (TABLE corpus UNION ALL TABLE corpus_default) c GROUP BY 1 ORDER BY 1;
+-- How the default storage kept them: compressed in the row (under about
+-- 2 kB after compression), out of line, or as they are.
+SELECT lang, round(avg(octet_length(body))) AS "mean bytes",
+       round(100.0 * avg((pg_column_size(body) < octet_length(body)
+                          AND pg_column_size(body) < 2032)::int)) AS "% compressed in the row"
+  FROM corpus_default GROUP BY 1 ORDER BY 1;
 \echo MB/s = bytes of text / median seconds of one scan
 \echo × md5 = median over the runs of md5's time / the function's time in the same run
 WITH med AS (
