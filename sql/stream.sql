@@ -120,11 +120,11 @@ SELECT id, simhash(t) = simhash(t || '') AS same,
   FROM stream_small ORDER BY id;
 SELECT stream_out_of_line('stream_small') AS out_of_line;
 
--- Documents compressed and kept in their row (STORAGE MAIN: a few kB that
--- compress to fit) are decoded by the same decoders, from the row: into a
--- window of their size, or, for a text larger than the decoder's window
--- (id 6: 320 kB that compress to about 3 kB), fed to the segmenter's
--- window.
+-- Documents compressed with pglz and kept in their row (STORAGE MAIN: a
+-- few kB that compress to fit) are decoded by the same decoder, from the
+-- row: into a window of their size, or, for a text larger than the
+-- decoder's window (id 6: 320 kB that compress to about 3 kB), fed to the
+-- segmenter's window.
 CREATE TABLE stream_inline (id int, t text);
 ALTER TABLE stream_inline ALTER t SET STORAGE MAIN;
 \if :have_methods

@@ -13,7 +13,8 @@ SELECT id, stream_fingerprints(t) = stream_fingerprints(t || '') AS same_fingerp
        stream_features(t, 'words', 1, 'runs') = stream_features(t || '', 'words', 1, 'runs') AS same_features
   FROM stream_lz4 ORDER BY id;
 DROP TABLE stream_lz4;
--- and compressed with lz4 and kept in their row (see stream_inline)
+-- and compressed with lz4 in their row, which liblz4 decodes (see
+-- stream_inline)
 CREATE TABLE stream_inline_lz4 (id int, t text COMPRESSION lz4);
 ALTER TABLE stream_inline_lz4 ALTER t SET STORAGE MAIN;
 INSERT INTO stream_inline_lz4 SELECT id, t || '' FROM stream_inline;

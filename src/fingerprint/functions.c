@@ -93,10 +93,10 @@ ToUtf8(const char *s, int len, int *outlen)
 /*
  * Feeds a document (a text datum, possibly toasted) to a new extractor and
  * returns the extractor.  A value stored out of line is read piece by piece
- * (stream.c), in bounded memory; an inline compressed one is decoded by
- * stream.c too (in a UTF-8 or SQL_ASCII database); any other is detoasted,
- * which for an inline value or one already in memory costs at most about
- * 2 kB more or nothing.
+ * (stream.c), in bounded memory; one compressed with pglz in its row is
+ * decoded by stream.c too (in a UTF-8 or SQL_ASCII database); any other is
+ * detoasted, which for an inline value or one already in memory costs at
+ * most about 2 kB more or nothing.
  */
 static FeatureExtractor *
 ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
@@ -108,10 +108,7 @@ ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 
 	if (VARATT_IS_EXTERNAL_ONDISK(attr))
 		SegmentToastedDocument(attr, opts->numbers, fx);
-	else if (VARATT_IS_COMPRESSED(attr) &&
-			 (GetDatabaseEncoding() == PG_UTF8 || GetDatabaseEncoding() == PG_SQL_ASCII))
-		SegmentCompressedDocument(attr, opts->numbers, fx);
-	else
+	else if (!SegmentCompressedDocument(attr, opts->numbers, fx))
 	{
 		text	   *t = DatumGetTextPP(document);
 		int			len;

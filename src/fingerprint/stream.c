@@ -18,10 +18,10 @@
  * lies; so is a compressed one smaller than the decoder's window, in the
  * window.)
  *
- * A value compressed in its row (VARATT_IS_COMPRESSED: a document of a
- * few kB) goes through the same decoders, from the row
+ * A value compressed with pglz in its row (VARATT_IS_COMPRESSED: a document
+ * of a few kB) goes through the same decoder, from the row
  * (SegmentCompressedDocument): PostgreSQL's decompression into a copy
- * takes about 1.4 times as long as toast_decode.c's pglz decoder.
+ * takes about 1.4 times as long.
  *
  * In a database whose encoding is neither UTF8 nor SQL_ASCII, the text is
  * converted to UTF-8 in pieces of whole characters (conversions between
@@ -335,26 +335,32 @@ SegmentToastedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 }
 
 /*
- * Feeds the kept tokens of the text of the inline compressed value attr
- * (VARATT_IS_COMPRESSED: a document of a few kB, compressed to fit in its
- * row) to fx, exactly as SegmentDocument would from the detoasted text:
- * decoded by toast_decode.c into a window of the text's size and segmented
- * there (or, if the text is larger than the decoder's window, fed to the
- * segmenter's window), instead of decompressed by PostgreSQL into a copy.
- * The database's encoding must be UTF8 or SQL_ASCII (no conversion).
+ * If attr is a value compressed with pglz in its row (VARATT_IS_COMPRESSED:
+ * a document of a few kB, compressed to fit in its row) and the database's
+ * encoding is UTF8 or SQL_ASCII, feeds the kept tokens of its text to fx,
+ * exactly as SegmentDocument would from the detoasted text, and returns
+ * true: decoded by toast_decode.c into a window of the text's size and
+ * segmented there (or, for a text larger than the decoder's window, fed to
+ * the segmenter's window) instead of decompressed by PostgreSQL into a
+ * copy.  Otherwise returns false and does nothing: lz4 is left to liblz4,
+ * which decodes faster than toast_decode.c (the copy it makes costs about
+ * what it saves).
  */
-void
+bool
 SegmentCompressedDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 {
 	const char *data = VARDATA(attr);	/* va_tcinfo, then the data */
 	int32		n = VARSIZE(attr) - VARHDRSZ;
+	int			enc = GetDatabaseEncoding();
 	uint32		tcinfo;
 	int64		rawsize;
 
-	Assert(VARATT_IS_COMPRESSED(attr));
-	if (n < (int32) sizeof(tcinfo))
-		ReportCorrupt(NULL, "toast", "shorter than its header");
+	if (!VARATT_IS_COMPRESSED(attr) || (enc != PG_UTF8 && enc != PG_SQL_ASCII) ||
+		n < (int32) sizeof(tcinfo))
+		return false;
 	memcpy(&tcinfo, data, sizeof(tcinfo));
+	if ((tcinfo >> VARLENA_EXTSIZE_BITS) != TOAST_PGLZ_COMPRESSION_ID)
+		return false;
 	rawsize = tcinfo & VARLENA_EXTSIZE_MASK;
 	if (rawsize < DECODE_WINDOW_BYTES)
 		DecodeCompressed(NULL, NULL, data, n, numbers, fx);
@@ -369,4 +375,5 @@ SegmentCompressedDocument(struct varlena *attr, bool numbers, FeatureExtractor *
 		DecodeCompressed(NULL, &sink, data, n, numbers, fx);
 		SegmentStreamEnd(sink.ss);
 	}
+	return true;
 }

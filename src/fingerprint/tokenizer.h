@@ -24,8 +24,8 @@ extern void SegmentStreamEnd(SegmentStream *ss);
 /* stream.c: the same for a text value stored out of line */
 extern void SegmentToastedDocument(struct varlena *attr, bool numbers,
 								   FeatureExtractor *fx);
-/* and for an inline compressed one, in a UTF-8 or SQL_ASCII database */
-extern void SegmentCompressedDocument(struct varlena *attr, bool numbers,
+/* and for one compressed with pglz in its row (false: not such a value) */
+extern bool SegmentCompressedDocument(struct varlena *attr, bool numbers,
 									  FeatureExtractor *fx);
 extern int	IcuMajorVersion(void);
 extern bool simhash_fast_path;

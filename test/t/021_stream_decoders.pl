@@ -4,8 +4,9 @@
 #    libpgcommon) and liblz4's LZ4_decompress_safe on random data of many
 #    shapes, valid and damaged;
 #  - values whose stored compressed bytes are damaged on disk, out of line
-#    or in their row, give SQLSTATE XX001 (data_corrupted), as detoasting
-#    them does, and the server carries on.
+#    or in their row (pglz there is decoded by toast_decode.c too), give
+#    SQLSTATE XX001 (data_corrupted), as detoasting them does, and the
+#    server carries on.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -156,8 +157,11 @@ for my $method (@methods)
 	($ret, $out, $err) = $node->psql('postgres',
 		"\\set VERBOSITY verbose\nSELECT simhash(t) FROM inline_$method");
 	isnt($ret, 0, "damaged $method data in a row: simhash fails");
-	like($err, qr/XX001.*compressed $method data is corrupt.*inline value: offset before the start/s,
-		"damaged $method data in a row: SQLSTATE XX001 (data_corrupted), saying what is wrong");
+	like($err, qr/XX001.*compressed $method data is corrupt/s,
+		"damaged $method data in a row: SQLSTATE XX001 (data_corrupted)");
+	# (pglz in a row is decoded by toast_decode.c, lz4 by liblz4)
+	like($err, qr/inline value: offset before the start/, 'damaged pglz data in a row: saying what is wrong')
+	  if $method eq 'pglz';
 	($ret, $out, $err) = $node->psql('postgres', "SELECT md5(t) FROM inline_$method");
 	like($err, qr/compressed (?:$method )?data is corrupt/, "damaged $method data in a row: detoasting fails too");
 }
