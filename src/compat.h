@@ -50,6 +50,7 @@
 #define VARLENA_EXTSIZE_BITS	30
 #define VARLENA_EXTSIZE_MASK	((1U << VARLENA_EXTSIZE_BITS) - 1)
 #define VARATT_EXTERNAL_GET_EXTSIZE(toast_pointer) ((toast_pointer).va_extsize)
+#define VARATT_EXTERNAL_GET_COMPRESS_METHOD(toast_pointer) TOAST_PGLZ_COMPRESSION_ID
 #endif
 
 /*

@@ -106,9 +106,7 @@ ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 												  (int64) toast_raw_datum_size(document));
 	struct varlena *attr = (struct varlena *) DatumGetPointer(document);
 
-	if (VARATT_IS_EXTERNAL_ONDISK(attr))
-		SegmentToastedDocument(attr, opts->numbers, fx);
-	else if (!SegmentCompressedDocument(attr, opts->numbers, fx))
+	if (!SegmentStoredDocument(attr, opts->numbers, fx))
 	{
 		text	   *t = DatumGetTextPP(document);
 		int			len;

@@ -21,12 +21,12 @@ extern SegmentStream *SegmentStreamBegin(bool numbers, FeatureExtractor *fx,
 extern void SegmentStreamFeed(SegmentStream *ss, const char *utf8, size_t len);
 extern void SegmentStreamEnd(SegmentStream *ss);
 
-/* stream.c: the same for a text value stored out of line */
-extern void SegmentToastedDocument(struct varlena *attr, bool numbers,
-								   FeatureExtractor *fx);
-/* and for one compressed with pglz in its row (false: not such a value) */
-extern bool SegmentCompressedDocument(struct varlena *attr, bool numbers,
-									  FeatureExtractor *fx);
+/*
+ * stream.c: the same for a text datum as stored (out of line, or compressed
+ * in its row), when that costs less than detoasting it (false: detoast)
+ */
+extern bool SegmentStoredDocument(struct varlena *attr, bool numbers,
+								  FeatureExtractor *fx);
 extern int	IcuMajorVersion(void);
 extern bool simhash_fast_path;
 

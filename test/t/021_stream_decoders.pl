@@ -69,8 +69,11 @@ for my $method (@methods)
 		CREATE TABLE damaged_$method (t text $clause);
 		INSERT INTO damaged_$method
 		SELECT string_agg(CASE WHEN g % 7 = 0 THEN '文本 ' ELSE 'word' || (g % 50) || ' ' END, '')
-		  FROM generate_series(1, 100000) g;
+		  FROM generate_series(1, 200000) g;
 	});
+	# (over 1 MB: lz4 values are streamed from there on, detoasted below)
+	is($node->safe_psql('postgres', "SELECT octet_length(t) > 1048576 FROM damaged_$method"),
+		't', "damaged_$method holds more than 1 MB of text");
 	is($node->safe_psql('postgres', "SELECT $compression FROM damaged_$method"),
 		$method, "damaged_$method is compressed with $method");
 	is($node->safe_psql('postgres', "SELECT simhash(t) = simhash(t || '') FROM damaged_$method"),
