@@ -405,7 +405,7 @@ SegmentStoredDocument(struct varlena *attr, bool numbers, FeatureExtractor *fx)
 
 		VARATT_EXTERNAL_GET_POINTER(pointer, attr);
 		/* VARATT_EXTERNAL_IS_COMPRESSED, without its signed/unsigned compare */
-		if (VARATT_EXTERNAL_GET_EXTSIZE(pointer) < pointer.va_rawsize - VARHDRSZ &&
+		if ((int32) VARATT_EXTERNAL_GET_EXTSIZE(pointer) < pointer.va_rawsize - VARHDRSZ &&
 			VARATT_EXTERNAL_GET_COMPRESS_METHOD(pointer) == TOAST_LZ4_COMPRESSION_ID &&
 			pointer.va_rawsize - VARHDRSZ < LZ4_DETOAST_BYTES)
 			return false;

@@ -101,29 +101,9 @@ for my $method (@methods)
 }
 $node->stop;
 
-# Offset in a TOAST table file of the compressed bytes of chunk 0 (after
-# the 4 bytes of raw size and method), from the first line pointer.
-sub chunk0_data
-{
-	my ($path) = @_;
-	open(my $fh, '<', $path) or die "open $path: $!";
-	binmode $fh;
-	my $page;
-	sysread($fh, $page, 8192) == 8192 or die "short read of $path";
-	close $fh;
-	my $lp = unpack('L', substr($page, 24, 4));
-	my $tuple = $lp & 0x7fff;
-	my $hoff = unpack('C', substr($page, $tuple + 22, 1));
-	my $seq = unpack('l', substr($page, $tuple + $hoff + 4, 4));
-	die "block 0 starts with chunk $seq" if $seq != 0;
-	# chunk_id, chunk_seq, the 4-byte header of chunk_data, va_tcinfo
-	return $tuple + $hoff + 4 + 4 + 4 + 4;
-}
-
-# Offset in a table file of the compressed bytes of the first row's first
-# column, a text compressed in its row (after its 4-byte header and the 4
-# bytes of raw size and method).
-sub row0_data
+# Block 0 of a table file, and the offset of its first tuple's data (from
+# the first line pointer and the tuple's t_hoff).
+sub first_tuple_data
 {
 	my ($path) = @_;
 	open(my $fh, '<', $path) or die "open $path: $!";
@@ -132,8 +112,27 @@ sub row0_data
 	sysread($fh, $page, 8192) == 8192 or die "short read of $path";
 	close $fh;
 	my $tuple = unpack('L', substr($page, 24, 4)) & 0x7fff;
-	my $hoff = unpack('C', substr($page, $tuple + 22, 1));
-	return $tuple + $hoff + 4 + 4;
+	return ($page, $tuple + unpack('C', substr($page, $tuple + 22, 1)));
+}
+
+# Offset in a TOAST table file of the compressed bytes of chunk 0 (after
+# the 4 bytes of raw size and method).
+sub chunk0_data
+{
+	my ($page, $data) = first_tuple_data(@_);
+	my $seq = unpack('l', substr($page, $data + 4, 4));
+	die "block 0 starts with chunk $seq" if $seq != 0;
+	# chunk_id, chunk_seq, the 4-byte header of chunk_data, va_tcinfo
+	return $data + 4 + 4 + 4 + 4;
+}
+
+# Offset in a table file of the compressed bytes of the first row's first
+# column, a text compressed in its row (after its 4-byte header and the 4
+# bytes of raw size and method).
+sub row0_data
+{
+	my ($page, $data) = first_tuple_data(@_);
+	return $data + 4 + 4;
 }
 
 # The first item a back-reference to before the start of the output:
