@@ -92,9 +92,9 @@ ToUtf8(const char *s, int len, int *outlen)
 
 /*
  * Feeds a document (a text datum, possibly toasted) to a new extractor and
- * returns the extractor.  A value stored out of line is read piece by piece
- * (stream.c), in bounded memory; one compressed with pglz in its row is
- * decoded by stream.c too (in a UTF-8 or SQL_ASCII database); any other is
+ * returns the extractor.  A value as stored goes to stream.c where reading
+ * it there costs less (SegmentStoredDocument: out of line, piece by piece
+ * in bounded memory; compressed with pglz in its row); any other is
  * detoasted, which for an inline value or one already in memory costs at
  * most about 2 kB more or nothing.
  */
