@@ -156,9 +156,10 @@ CapTableInit(CapTable *t, int64 textbytes)
 		t->retained = true;
 		t->entries = retained.entries;
 		t->used = retained.used;
-		t->release.func = CapTableReleaseCallback;
-		t->release.arg = t;
-		MemoryContextRegisterResetCallback(CurrentMemoryContext, &t->release);
+		t->release = palloc(sizeof(MemoryContextCallback));
+		t->release->func = CapTableReleaseCallback;
+		t->release->arg = t;
+		MemoryContextRegisterResetCallback(CurrentMemoryContext, t->release);
 	}
 	else
 	{

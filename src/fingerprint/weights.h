@@ -175,7 +175,12 @@ typedef struct CapTable
 	CapWide    *wide;			/* by slot, mask + 1 of them; NULL until
 								 * the first spill */
 	uint64		run[SIMHASH_RUN_CAP];	/* hashes of the current run's words */
-	MemoryContextCallback release;	/* gives back the retained table */
+	/*
+	 * gives back the retained table: allocated in the call's context at each
+	 * registration, never part of t, whose memory a later call may reuse
+	 * before that context is reset (FeatureExtractorCreate)
+	 */
+	MemoryContextCallback *release;
 } CapTable;
 
 extern void CapTableInit(CapTable *t, int64 textbytes);
