@@ -94,6 +94,28 @@ SELECT name, (SELECT weight FROM simhash_features(format('Buy now and save a lot
        (SELECT weight FROM simhash_features(format('Buy now and save a lot%sThe quick brown fox jumps over the lazy dog and runs far away.', sep), 'words', version => 4) WHERE feature = 'buy') AS v4
   FROM (VALUES ('LF', E'\n'), ('CR', E'\r'), ('CRLF', E'\r\n'), ('LS', U&'\2028'), ('PS', U&'\2029'),
                ('TAB', E'\t'), ('FF', E'\f'), ('VT', chr(11)), ('NEL', U&'\0085')) AS seps(name, sep);
+-- The AVX2 scan for line breaks (64 bytes at a time) finds the breaks the
+-- scalar one does: texts whose pieces put U+2028, U+2029, \n, \r and other
+-- characters of E2 xx xx (quotes, dashes, U+20A8, U+2027) at every offset
+-- of a block; each fingerprint with simhash.simd = off must be the same.
+CREATE TEMP TABLE line_scan AS
+SELECT i, string_agg(piece, '' ORDER BY j) AS body
+  FROM generate_series(1, 120) AS i,
+       generate_series(1, 10 + i % 37) AS j,
+       LATERAL (SELECT (ARRAY['word ', '“引号”', U&'\2028', U&'\2029', E'\n', E'\r\n', '—', '₨',
+                              U&'\2027', '‘a’ ', '近似重复', 'a long line of plain words ',
+                              repeat('x', i % 7)])
+                       [1 + abs(hashtext(i || '/' || j) % 13)] AS piece) AS p
+ GROUP BY i;
+SELECT count(*) AS texts, min(octet_length(body)) > 32 AS all_over_a_vector,
+       count(*) FILTER (WHERE body ~ '[\u2028\u2029]') >= 60 AS most_with_unicode_breaks,
+       count(*) FILTER (WHERE body ~ '[“”‘’—₨\u2027]') >= 60 AS most_with_other_e2
+  FROM line_scan;
+CREATE TEMP TABLE line_scan_auto AS SELECT i, simhash(body) AS fp FROM line_scan;
+SET simhash.simd = off;
+SELECT count(*) FILTER (WHERE simhash(body) IS DISTINCT FROM fp) AS scalar_differs
+  FROM line_scan JOIN line_scan_auto USING (i);
+RESET simhash.simd;
 
 -- The fingerprint is the simhash of the features with their weights: the
 -- same from the introspection rows through every bring-your-own path.  The

@@ -132,6 +132,13 @@ CapTableInit(CapTable *t, int64 textbytes)
 {
 	uint32		slots = CAP_TABLE_MIN;
 
+	/*
+	 * t (the backend's reused extractor's) still holds the retained table:
+	 * its last call ended in an error caught before its context was reset.
+	 * Its fields are those of that call, so its slots can be cleared.
+	 */
+	if (unlikely(retained.owner == t))
+		CapTableRelease(t);
 	while (slots < CAP_TABLE_RETAINED && (int64) slots * 4 < textbytes)
 		slots *= 2;
 	t->mask = slots - 1;
