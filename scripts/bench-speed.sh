@@ -8,7 +8,10 @@
 # zh-dense-compressed: out of line); and shorter documents as tables store
 # them by default: of 2-4 kB, most of them compressed in their row
 # (en-3k-compressed, zh-3k-compressed), and of 1-2 kB, in the row as they
-# are (en-1k, zh-1k).  Each set is a table of its own.  Each figure is the
+# are (en-1k, zh-1k); and the pages of the near-duplicate benchmark
+# (bench/make_quality_sets.py: articles on site templates with their
+# perturbations, 1-2.6 kB, stored by default, nearly all in the row
+# uncompressed: en-pages, zh-pages).  Each set is a table of its own.  Each figure is the
 # median of RUNS timings of a scan over the same in-memory table (each
 # timing at least 0.4 s of scans), timed by the backend's CPU time (Linux;
 # wall-clock time elsewhere); the ratio to md5 is the median of the ratios
@@ -21,7 +24,8 @@ set -euo pipefail
 require_root "$@"
 RUNS=${1:-7}
 install_deps
-install_packages debian-handbook python3
+install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
+                 debian-reference-zh-tw manpages-zh python3
 make_workdir
 build_install
 start_cluster "-c shared_buffers=512MB -c jit=off -c max_parallel_workers_per_gather=0"
@@ -68,6 +72,11 @@ for p in (latin.sub('', p) for pg in m.handbook_pages('zh-CN', 8192, 90 * 1024 *
         total += size
         page, size = [], 0
 PY
+# en-pages, zh-pages: the documents of the near-duplicate benchmark (its
+# tuning and held-out sets, every variant; zh: Simplified and Traditional)
+mkdir -p "$WORK/q"
+python3 "$REPO_ROOT/bench/make_quality_sets.py" "$WORK/q" 200 0 >/dev/null
+awk -F '\t' 'BEGIN { OFS = "\t" } { print $3 "-pages", $7 }' "$WORK/q/docs.tsv" >> "$WORK/speed.tsv"
 chown "$RUN_USER" "$WORK/speed.tsv"
 
 say "timing ($RUNS runs each, median)"
@@ -88,7 +97,8 @@ INSERT INTO corpus SELECT 'en-ascii', regexp_replace(body, '[^\x01-\x7f]', ' ', 
 CREATE TABLE corpus_default (lang text, body text);
 INSERT INTO corpus_default SELECT lang || '-compressed', body FROM corpus
  WHERE lang IN ('en', 'zh', 'zh-dense', 'en-3k', 'zh-3k');
-DELETE FROM corpus WHERE lang IN ('en-3k', 'zh-3k');
+INSERT INTO corpus_default SELECT lang, body FROM corpus WHERE lang LIKE '%-pages';
+DELETE FROM corpus WHERE lang IN ('en-3k', 'zh-3k') OR lang LIKE '%-pages';
 -- One table per set, timed alone: a filter on a shared table would add the
 -- same cost per row to md5 and to simhash, which pulls the ratios of short
 -- documents towards 1.  The uncompressed sets stay uncompressed, the
@@ -98,7 +108,7 @@ DECLARE l text;
 BEGIN
   FOR l IN SELECT DISTINCT lang FROM corpus UNION SELECT DISTINCT lang FROM corpus_default LOOP
     EXECUTE format('CREATE TABLE %I (body text)', 'set_' || l);
-    IF l LIKE '%-compressed' THEN
+    IF l LIKE '%-compressed' OR l LIKE '%-pages' THEN
       EXECUTE format('INSERT INTO %I SELECT body FROM corpus_default WHERE lang = %L', 'set_' || l, l);
     ELSE
       EXECUTE format('ALTER TABLE %I ALTER body SET STORAGE EXTERNAL', 'set_' || l);
@@ -150,8 +160,8 @@ DECLARE l text;
 BEGIN
   FOR r IN 1 .. $RUNS LOOP
     FOREACH l IN ARRAY ARRAY['en', 'en-ascii', 'en-compressed', 'en-1k', 'en-3k-compressed',
-                               'zh', 'zh-compressed', 'zh-1k', 'zh-3k-compressed', 'zh-dense',
-                               'zh-dense-compressed'] LOOP
+                               'en-pages', 'zh', 'zh-compressed', 'zh-1k', 'zh-3k-compressed',
+                               'zh-pages', 'zh-dense', 'zh-dense-compressed'] LOOP
       FOR i IN 1 .. array_length(exprs, 1) LOOP
         INSERT INTO timings VALUES (exprs[i], l, r, seconds(exprs[i], l));
       END LOOP;
@@ -169,7 +179,9 @@ SELECT l AS lang, round(avg(octet_length(body))) AS "mean bytes",
                           AND pg_column_size(body) < 2032)::int)) AS "% compressed in the row"
   FROM (SELECT 'en-3k-compressed' AS l, body FROM "set_en-3k-compressed"
         UNION ALL SELECT 'zh-3k-compressed', body FROM "set_zh-3k-compressed"
-        UNION ALL SELECT 'en-compressed', body FROM "set_en-compressed") s
+        UNION ALL SELECT 'en-compressed', body FROM "set_en-compressed"
+        UNION ALL SELECT 'en-pages', body FROM "set_en-pages"
+        UNION ALL SELECT 'zh-pages', body FROM "set_zh-pages") s
  GROUP BY 1 ORDER BY 1;
 \echo MB/s = bytes of text / median seconds of one scan
 \echo × md5 = median over the runs of md5's time / the function's time in the same run
