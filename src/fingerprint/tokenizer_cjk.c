@@ -286,18 +286,40 @@ PeekCodePoint(const uint8_t *u, int32 q, int32 end, int32 *r)
 /*
  * Segments the ASCII stretch s[p..a) with the kernel, or a short one
  * (a word or two between CJK runs) with the scalar kernel, which costs
- * less to start (the tokens are the same); clears st->breaks.
+ * less to start (the tokens are the same); clears st->breaks.  A short
+ * stretch with no byte that could make a token kept (no letter; no digit
+ * unless numbers are kept: the " | ", spaces, line breaks and counters of
+ * a page's template lines between CJK runs) yields no token, so only its
+ * run breaks count: those of its ASCII bytes, and the isolated
+ * punctuation st->breaks lists (non-ASCII bytes have no flags), as the
+ * scalar kernel would find them.
  */
 static inline void
 SegmentAsciiStretch(SegmentState *st, const char *s, int32 p, int32 a)
 {
 	if (a > p)
 	{
-		Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
 		if (a - p < SHORT_STRETCH)
-			SegmentAsciiScalar(st, s + p, a - p);
+		{
+			const uint8 *u = (const uint8 *) s;
+			uint8		keep = AF_ALPHA | (st->numbers ? AF_DIGIT : 0);
+			uint8		flags = 0;
+
+			for (int32 i = p; i < a; i++)
+				flags |= ascii_flags[u[i]];
+			if (!(flags & keep))
+				st->newrun |= (flags & AF_BREAK) != 0 || st->nbreaks > 0;
+			else
+			{
+				Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
+				SegmentAsciiScalar(st, s + p, a - p);
+			}
+		}
 		else
+		{
+			Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
 			st->ascii(st, s + p, a - p);
+		}
 	}
 	st->nbreaks = 0;
 }
