@@ -786,9 +786,11 @@ CapTableFind(CapTable *t, uint64 hash)
  * Below this many members, CapTableApplyRobust finds the damped words in
  * its pass over the members (a filter test each) instead of looking each
  * damped word up in the table (a probe each, and a branch as unpredictable
- * as whether the word occurs).
+ * as whether the word occurs).  At 512 the pages of the near-duplicate
+ * benchmark (175 members in English, 271 in Chinese) take the filter:
+ * 22-24 fewer mispredicted branches per page than the probes (cachegrind).
  */
-#define FILTER_MEMBERS 128
+#define FILTER_MEMBERS 512
 
 /*
  * The damped words seen once in t, looked up: their hash, version 3 weight
