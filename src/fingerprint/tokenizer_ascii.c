@@ -176,7 +176,7 @@ void
 SegmentAsciiScalar(SegmentState *st, const char *s, int32 len)
 {
 	const unsigned char *u = (const unsigned char *) s;
-	uint8		keepmask = AF_ALPHA | (st->numbers ? AF_DIGIT : 0);
+	uint8		keepmask = KeptTokenFlags(st);
 	bool		newrun = st->newrun;
 	char	   *out = st->token;
 	int32		i = 0;

@@ -297,29 +297,26 @@ PeekCodePoint(const uint8_t *u, int32 q, int32 end, int32 *r)
 static inline void
 SegmentAsciiStretch(SegmentState *st, const char *s, int32 p, int32 a)
 {
+	if (a - p > 0 && a - p < SHORT_STRETCH)
+	{
+		const uint8 *u = (const uint8 *) s;
+		uint8		flags = 0;
+
+		for (int32 i = p; i < a; i++)
+			flags |= ascii_flags[u[i]];
+		if (!(flags & KeptTokenFlags(st)))
+		{
+			st->newrun |= (flags & AF_BREAK) != 0 || st->nbreaks > 0;
+			p = a;				/* no token: nothing for a kernel */
+		}
+	}
 	if (a > p)
 	{
+		Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
 		if (a - p < SHORT_STRETCH)
-		{
-			const uint8 *u = (const uint8 *) s;
-			uint8		keep = AF_ALPHA | (st->numbers ? AF_DIGIT : 0);
-			uint8		flags = 0;
-
-			for (int32 i = p; i < a; i++)
-				flags |= ascii_flags[u[i]];
-			if (!(flags & keep))
-				st->newrun |= (flags & AF_BREAK) != 0 || st->nbreaks > 0;
-			else
-			{
-				Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
-				SegmentAsciiScalar(st, s + p, a - p);
-			}
-		}
+			SegmentAsciiScalar(st, s + p, a - p);
 		else
-		{
-			Reserve((void **) &st->token, &st->tokencap, a - p + 4, 1);
 			st->ascii(st, s + p, a - p);
-		}
 	}
 	st->nbreaks = 0;
 }

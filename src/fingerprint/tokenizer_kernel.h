@@ -221,6 +221,13 @@ Reserve(void **buf, int32 *cap, int32 need, Size elem)
 	*buf = palloc((Size) *cap * elem);
 }
 
+/* The flags (AF_) of which one makes a token kept under st's options. */
+static inline uint8
+KeptTokenFlags(const SegmentState *st)
+{
+	return AF_ALPHA | (st->numbers ? AF_DIGIT : 0);
+}
+
 /* tokenizer_ascii.c */
 extern TOKENIZER_INTERNAL void AsciiTablesInit(void);
 extern TOKENIZER_INTERNAL AsciiKernel ChooseAsciiKernel(int simd);
