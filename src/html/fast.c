@@ -28,8 +28,12 @@
  *		tfoot < table < head, body < html), else it is ignored (</p> and
  *		</br> then end the block); void elements never open; <a> closes
  *		an open <a>; <head> is implied by a head element before the body,
- *		and closed by anything else (text included); the stack is capped at
- *		MAX_DEPTH as libxml2's is (extract.c).
+ *		and closed by anything else (text included); text with no element
+ *		open to hold it (before any element, in the head, after </body>)
+ *		opens an implied <p>, which <body> or a block element closes when
+ *		it is the innermost open element (libxml2's htmlCheckParagraph and
+ *		htmlAutoClose: the head's text is a block of its own); the stack is
+ *		capped at MAX_DEPTH as libxml2's is (extract.c).
  * Interrupts are checked every 64 kB.
  */
 #include "html/extract.h"
@@ -53,6 +57,8 @@ typedef struct FastParser
 	int			depth;
 	bool		head;			/* an implied or explicit <head> is open */
 	bool		body;			/* the body has started */
+	bool		closed;			/* </body> or </html> closed everything */
+	int			implied;		/* depth of the implied <p>, or -1 */
 } FastParser;
 
 static const char *const void_elements[] = {
@@ -152,6 +158,7 @@ Open(FastParser *fp, const char *name, uint8 flags)
 	fp->names[fp->depth] = NameHash(name);
 	fp->prio[fp->depth] = EndPriority(name);
 	fp->depth++;
+	fp->closed = false;
 	if (fp->depth > MAX_DEPTH)
 	{
 		/* too deep: the parent closes, as in extract.c */
@@ -167,6 +174,34 @@ CloseTop(FastParser *fp)
 {
 	ExtractorClose(fp->ex);
 	fp->depth--;
+	if (fp->depth <= fp->implied)
+		fp->implied = -1;
+}
+
+/*
+ * Non-blank text with no element open to hold it: libxml2 opens a <p> for
+ * it (htmlCheckParagraph), so it is a block of its own.
+ */
+static void
+OpenImpliedParagraph(FastParser *fp)
+{
+	Open(fp, "p", ElementFlags("p"));
+	fp->implied = fp->depth - 1;
+}
+
+/*
+ * A start tag that closes the implied <p> when it is the innermost open
+ * element: <body>, and the block elements that libxml2's htmlAutoClose
+ * makes close a <p> (void ones, such as <br>, leave it open).
+ */
+static void
+CloseImpliedParagraph(FastParser *fp, const char *name, uint8 flags)
+{
+	if (fp->implied < 0 || fp->implied != fp->depth - 1)
+		return;
+	if (strcmp(name, "body") == 0 ||
+		((flags & EL_BLOCK) && !InList(name, void_elements, lengthof(void_elements))))
+		CloseTop(fp);
 }
 
 /* Closes the element at index i and those above it. */
@@ -231,19 +266,24 @@ Text(FastParser *fp, const char *s, int len)
 		if (!fp->head)
 			return;
 	}
-	if (!fp->body && !fp->head)
+	if ((!fp->body && !fp->head) || (fp->closed && fp->depth == 0))
 	{
-		/* text before any element: the body starts (if not all blank) */
+		/*
+		 * text before any element, or after </body>: the body starts, in an
+		 * implied <p> (if not all blank)
+		 */
 		for (const char *q = s; q < end; q++)
 			if (!IsBlank((unsigned char) *q))
 			{
 				fp->body = true;
+				OpenImpliedParagraph(fp);
 				break;
 			}
 	}
 	else if (fp->head && fp->ex->title == 0)
 	{
 		bool		blank = true;
+		bool		inhead;
 
 		for (const char *q = s; q < end; q++)
 			if (!IsBlank((unsigned char) *q))
@@ -253,7 +293,11 @@ Text(FastParser *fp, const char *s, int len)
 			}
 		if (blank)
 			return;
+		inhead = fp->depth > 0 && fp->names[fp->depth - 1] == NameHash("head");
 		StartBody(fp);
+		/* text right in the head: in an implied <p> */
+		if (inhead)
+			OpenImpliedParagraph(fp);
 	}
 	for (const char *q = s; q < end; q++)
 	{
@@ -491,6 +535,7 @@ StartTag(FastParser *fp)
 	}
 	if (strcmp(name, "body") == 0)
 	{
+		CloseImpliedParagraph(fp, name, 0);
 		StartBody(fp);
 		return true;
 	}
@@ -506,6 +551,7 @@ StartTag(FastParser *fp)
 		StartBody(fp);
 
 	flags = ElementFlags(name) | ((attrflags & EL_HINT) ? EL_HINT : attrflags);
+	CloseImpliedParagraph(fp, name, flags);
 	if (strcmp(name, "a") == 0)
 	{
 		int			i = FindOpen(fp, NameHash("a"));
@@ -549,6 +595,7 @@ EndTag(FastParser *fp)
 		CloseTo(fp, 0);
 		ExtractorBreak(fp->ex);
 		fp->head = false;
+		fp->closed = true;
 		return;
 	}
 	h = NameHash(name);
@@ -581,6 +628,7 @@ HtmlExtractFast(const char *utf8, int64 len, HtmlPage *page)
 	const char *next_check;
 
 	memset(&fp, 0, sizeof(fp));
+	fp.implied = -1;
 	fp.ex = ExtractorCreate(len);
 	fp.p = utf8;
 	fp.end = utf8 + len;
