@@ -224,7 +224,7 @@ TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 g
 /*
  * The same with AVX-512 where the CPU has it: ClassifyBlocksAvx512,
  * TokensOfWordAvx512 for the tokens of most words, HashTokensAvx512; the
- * run lanes as in the AVX2 variant.
+ * run lanes and rc's 16-bit lanes in registers, as in the AVX2 variant.
  */
 #define SEGMENT_FUNC	SegmentAsciiAvx512
 #define HASH_TOKENS		HashTokensAvx512
@@ -241,6 +241,20 @@ TokensOfWordAvx512(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 g
 		_mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64((int64) (hash)), \
 										   _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0)), \
 						 _mm512_set1_epi8(1))))
+/*
+ * The run's byte lanes widened to 16 bits (2 vectors: words 0-3 and 4-7,
+ * the layout of WideLaneCounter), times w, added to wide[]; the run's lanes
+ * cleared: RunCounterClose's lanes without leaving the registers.
+ */
+#define RUN_CLOSE(run, wide, w) \
+	do { \
+		__m512i		w_ = _mm512_set1_epi16((short) (w)); \
+		(wide)[0] = _mm512_add_epi16((wide)[0], _mm512_mullo_epi16( \
+			_mm512_cvtepu8_epi16(_mm512_castsi512_si256((run)[0])), w_)); \
+		(wide)[1] = _mm512_add_epi16((wide)[1], _mm512_mullo_epi16( \
+			_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64((run)[0], 1)), w_)); \
+		(run)[0] = _mm512_setzero_si512(); \
+	} while (0)
 #include "fingerprint/tokenizer_simd.h"
 
 #endif							/* USE_AVX2_SEGMENTER */

@@ -175,4 +175,22 @@ emu_mm512_maskz_compress_epi8(simde__mmask64 k, simde__m512i a)
 #define _mm512_maskz_compress_epi8(k, a) emu_mm512_maskz_compress_epi8(k, a)
 #endif
 
+/* AVX512BW: the 32 bytes of a zero-extended to 16-bit elements, in order. */
+#ifndef _mm512_cvtepu8_epi16
+static inline simde__m512i
+emu_mm512_cvtepu8_epi16(simde__m256i a)
+{
+	uint8_t		b[32];
+	uint16_t	e[32];
+	simde__m512i r;
+
+	memcpy(b, &a, sizeof(b));
+	for (int j = 0; j < 32; j++)
+		e[j] = b[j];
+	memcpy(&r, e, sizeof(r));
+	return r;
+}
+#define _mm512_cvtepu8_epi16(a) emu_mm512_cvtepu8_epi16(a)
+#endif
+
 #endif							/* AVX512EMU_MISSING_H */
