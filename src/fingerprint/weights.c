@@ -427,6 +427,9 @@ typedef struct FrequentSlot
 	uint64		hash;
 	int32		ppm;
 	int32		damp_ppm;
+	double		shed;			/* 1 - damp_ppm / ppm (IEEE double), computed
+								 * once: RobustWeight's factor without a
+								 * division per word */
 } FrequentSlot;
 
 static FrequentSlot frequent[FREQUENT_SLOTS];
@@ -467,6 +470,7 @@ FrequentInit(void)
 		frequent[i].hash = hash;
 		frequent[i].ppm = simhash_frequent_words[k].ppm;
 		frequent[i].damp_ppm = simhash_frequent_words[k].damp_ppm;
+		frequent[i].shed = 1.0 - (double) frequent[i].damp_ppm / frequent[i].ppm;
 		frequent_filter[(hash >> 52) / 64] |= UINT64CONST(1) << ((hash >> 52) % 64);
 		if (frequent[i].ppm > frequent[i].damp_ppm)
 			damped[ndamped++] = hash;
@@ -519,7 +523,7 @@ RobustWeight(uint64 hash, int64 weight, int64 count, int64 words)
 		double		g = words >= SIMHASH_DAMP_WORDS ? 1.0 :
 			(double) words / SIMHASH_DAMP_WORDS;
 
-		x = x * (1.0 - g * (1.0 - (double) f->damp_ppm / f->ppm));
+		x = x * (1.0 - g * f->shed);
 	}
 	return (int64) (x + 0.5);
 }
