@@ -30,9 +30,10 @@
  *		an open <a>; <head> is implied by a head element before the body,
  *		and closed by anything else (text included); text with no element
  *		open to hold it (before any element, in the head, after </body>)
- *		opens an implied <p>, which <body> or a block element closes when
- *		it is the innermost open element (libxml2's htmlCheckParagraph and
- *		htmlAutoClose: the head's text is a block of its own); the stack is
+ *		opens an implied <p>, which <body> or another of libxml2's closers
+ *		of a <p> closes when it is the innermost open element
+ *		(htmlCheckParagraph and htmlAutoClose: the head's text is a block of
+ *		its own); the stack is
  *		capped at MAX_DEPTH as libxml2's is (extract.c).
  * Interrupts are checked every 64 kB.
  */
@@ -58,7 +59,7 @@ typedef struct FastParser
 	bool		head;			/* an implied or explicit <head> is open */
 	bool		body;			/* the body has started */
 	bool		closed;			/* </body> or </html> closed everything */
-	int			implied;		/* depth of the implied <p>, or -1 */
+	uint32		phash;			/* NameHash("p") */
 } FastParser;
 
 static const char *const void_elements[] = {
@@ -174,8 +175,6 @@ CloseTop(FastParser *fp)
 {
 	ExtractorClose(fp->ex);
 	fp->depth--;
-	if (fp->depth <= fp->implied)
-		fp->implied = -1;
 }
 
 /*
@@ -186,21 +185,36 @@ static void
 OpenImpliedParagraph(FastParser *fp)
 {
 	Open(fp, "p", ElementFlags("p"));
-	fp->implied = fp->depth - 1;
 }
 
 /*
- * A start tag that closes the implied <p> when it is the innermost open
- * element: <body>, and the block elements that libxml2's htmlAutoClose
- * makes close a <p> (void ones, such as <br>, leave it open).
+ * The start tags that close an open <p> in libxml2's HTML parser
+ * (htmlAutoClose; measured on libxml2 2.9.14: not the HTML5 elements, nor
+ * thead, script, style, noscript or br), in strcmp order.
  */
-static void
-CloseImpliedParagraph(FastParser *fp, const char *name, uint8 flags)
+static const char *const paragraph_closers[] = {
+	"address", "blockquote", "body", "caption", "center", "col", "colgroup",
+	"dd", "dir", "div", "dl", "dt", "fieldset", "form", "frameset", "h1",
+	"h2", "h3", "h4", "h5", "h6", "hr", "li", "listing", "menu", "ol", "p",
+	"pre", "table", "tbody", "td", "tfoot", "th", "title", "tr", "ul", "xmp",
+};
+
+/*
+ * The start tag name closes the innermost open element if that is a <p>,
+ * implied or not, and name one of paragraph_closers.
+ */
+static int
+CompareName(const void *key, const void *entry)
 {
-	if (fp->implied < 0 || fp->implied != fp->depth - 1)
-		return;
-	if (strcmp(name, "body") == 0 ||
-		((flags & EL_BLOCK) && !InList(name, void_elements, lengthof(void_elements))))
+	return strcmp(key, *(const char *const *) entry);
+}
+
+static void
+CloseParagraph(FastParser *fp, const char *name)
+{
+	if (fp->depth > 0 && fp->names[fp->depth - 1] == fp->phash &&
+		bsearch(name, paragraph_closers, lengthof(paragraph_closers),
+				sizeof(paragraph_closers[0]), CompareName) != NULL)
 		CloseTop(fp);
 }
 
@@ -535,7 +549,7 @@ StartTag(FastParser *fp)
 	}
 	if (strcmp(name, "body") == 0)
 	{
-		CloseImpliedParagraph(fp, name, 0);
+		CloseParagraph(fp, name);
 		StartBody(fp);
 		return true;
 	}
@@ -551,7 +565,7 @@ StartTag(FastParser *fp)
 		StartBody(fp);
 
 	flags = ElementFlags(name) | ((attrflags & EL_HINT) ? EL_HINT : attrflags);
-	CloseImpliedParagraph(fp, name, flags);
+	CloseParagraph(fp, name);
 	if (strcmp(name, "a") == 0)
 	{
 		int			i = FindOpen(fp, NameHash("a"));
@@ -628,7 +642,7 @@ HtmlExtractFast(const char *utf8, int64 len, HtmlPage *page)
 	const char *next_check;
 
 	memset(&fp, 0, sizeof(fp));
-	fp.implied = -1;
+	fp.phash = NameHash("p");
 	fp.ex = ExtractorCreate(len);
 	fp.p = utf8;
 	fp.end = utf8 + len;
