@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Same-cluster A/B of two builds of the library (not part of the test suite):
+# is this change faster than BASE?  On a shared machine, timings of two
+# clusters, or of two runs minutes apart, differ by more than most changes
+# do (doc/benchmarks.md, session 15: two clusters' md5 times differed by
+# 3 %), so this compares the two libraries on one cluster and one table:
+# the working tree's build (A) and commit BASE's (B) are installed in turn
+# under the library's own name, and each session (a new backend, which loads
+# the library then) times md5(body) and simhash(body) over the
+# near-duplicate benchmark's pages (bench/make_quality_sets.py), English and
+# Chinese, by the backend's CPU time.  The SQL objects are the working
+# tree's, so BASE must not differ from it in SQL.  Prints, per language, the
+# median and 10th percentile of A's simhash time over B's and each one's
+# ratio to md5 (medians).
+#
+# Usage: sudo scripts/bench-ab.sh BASE [ROUNDS]   (ROUNDS of A then B, default 5)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root "$@"
+BASE=${1:?usage: sudo scripts/bench-ab.sh BASE [ROUNDS]}
+ROUNDS=${2:-5}
+git -C "$REPO_ROOT" rev-parse --verify -q "$BASE^{commit}" >/dev/null || die "no commit $BASE"
+install_deps
+install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
+                 debian-reference-zh-tw manpages-zh python3
+make_workdir
+build_install
+LIB=$("$PG_CONFIG" --pkglibdir)/simhash.so
+cp "$WORK/src/simhash.so" "$WORK/A.so"
+say "building $BASE"
+mkdir "$WORK/base"
+git -C "$REPO_ROOT" archive "$BASE" | tar -C "$WORK/base" -xf -
+chown -R "$RUN_USER" "$WORK/base"
+as_user make -C "$WORK/base" -s >/dev/null || die "build of $BASE failed"
+cp "$WORK/base/simhash.so" "$WORK/B.so"
+# the installed library is A's again at the end, whatever happens
+trap 'rc=$?; install -m 755 "$WORK/A.so" "$LIB" || true; (exit $rc); cleanup' EXIT
+start_cluster "-c shared_buffers=256MB -c jit=off -c max_parallel_workers_per_gather=0"
+
+say "loading the near-duplicate benchmark's pages"
+as_user mkdir "$WORK/q"
+as_user python3 "$REPO_ROOT/bench/make_quality_sets.py" "$WORK/q" 200 0 >/dev/null
+psql_ <<SQL
+CREATE EXTENSION simhash;
+CREATE TABLE docs (id int, split text, lang text, name text, variant text, k int, body text);
+\copy docs FROM '$WORK/q/docs.tsv'
+CREATE TABLE pages_en AS SELECT body FROM docs WHERE lang = 'en';
+CREATE TABLE pages_zh AS SELECT body FROM docs WHERE lang <> 'en';
+SQL
+psql_ -c 'VACUUM ANALYZE pages_en' -c 'VACUUM ANALYZE pages_zh'
+
+# One session: per language, 6 pairs of scans (md5, then simhash), each
+# timed by the backend's CPU time; prints "lang md5_seconds simhash_seconds".
+cat > "$WORK/session.sql" <<'SQL'
+CREATE TEMP TABLE t (lang text, md5 float8, simhash float8);
+DO $$
+DECLARE l text; t0 float8; a float8; n bigint;
+BEGIN
+  FOREACH l IN ARRAY ARRAY['en', 'zh'] LOOP
+    EXECUTE format('SELECT count(md5(body)) FROM %I', 'pages_' || l) INTO n;	-- warm
+    FOR i IN 1 .. 7 LOOP
+      t0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8;
+      EXECUTE format('SELECT count(md5(body)) FROM %I', 'pages_' || l) INTO n;
+      a := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 - t0;
+      t0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8;
+      EXECUTE format('SELECT count(simhash(body)) FROM %I', 'pages_' || l) INTO n;
+      IF i > 1 THEN             -- the first pair warms the library
+        INSERT INTO t VALUES (l, a / 1e9,
+          (split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 - t0) / 1e9);
+      END IF;
+    END LOOP;
+  END LOOP;
+END $$;
+COPY t TO STDOUT;
+SQL
+chown "$RUN_USER" "$WORK/session.sql"
+
+say "timing: $ROUNDS rounds of a session with A (the working tree), then B ($BASE)"
+for r in $(seq 1 "$ROUNDS"); do
+    for side in A B; do
+        install -m 755 "$WORK/$side.so" "$LIB.new" && mv "$LIB.new" "$LIB"
+        psql_ -f "$WORK/session.sql" | sed "s/^/$side\t/" >> "$WORK/timings.tsv"
+    done
+done
+python3 - "$WORK/timings.tsv" <<'PY'
+import statistics, sys
+rows = [l.split('\t') for l in open(sys.argv[1]) if l.strip()]
+def times(side, lang, col):
+    return sorted(float(r[col]) for r in rows if r[0] == side and r[1] == lang)
+for lang in ('en', 'zh'):
+    a, b = times('A', lang, 3), times('B', lang, 3)
+    p10 = lambda v: v[len(v) // 10]
+    print('%s pages: simhash A/B median %.3f, 10th percentile %.3f (n = %d, %d); '
+          'x md5 A %.3f, B %.3f' % (
+              lang, statistics.median(a) / statistics.median(b), p10(a) / p10(b), len(a), len(b),
+              statistics.median(times('A', lang, 2)) / statistics.median(a),
+              statistics.median(times('B', lang, 2)) / statistics.median(b)))
+PY
