@@ -33,8 +33,8 @@
  *		opens an implied <p>, which <body> or another of libxml2's closers
  *		of a <p> closes when it is the innermost open element
  *		(htmlCheckParagraph and htmlAutoClose: the head's text is a block of
- *		its own); the stack is
- *		capped at MAX_DEPTH as libxml2's is (extract.c).
+ *		its own); the stack is capped at MAX_DEPTH as libxml2's is
+ *		(extract.c).
  * Interrupts are checked every 64 kB.
  */
 #include "html/extract.h"
@@ -199,16 +199,16 @@ static const char *const paragraph_closers[] = {
 	"pre", "table", "tbody", "td", "tfoot", "th", "title", "tr", "ul", "xmp",
 };
 
-/*
- * The start tag name closes the innermost open element if that is a <p>,
- * implied or not, and name one of paragraph_closers.
- */
 static int
 CompareName(const void *key, const void *entry)
 {
 	return strcmp(key, *(const char *const *) entry);
 }
 
+/*
+ * The start tag name closes the innermost open element if that is a <p>,
+ * implied or not, and name one of paragraph_closers.
+ */
 static void
 CloseParagraph(FastParser *fp, const char *name)
 {
