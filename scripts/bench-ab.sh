@@ -46,34 +46,22 @@ CREATE TABLE docs (id int, split text, lang text, name text, variant text, k int
 \copy docs FROM '$WORK/q/docs.tsv'
 CREATE TABLE pages_en AS SELECT body FROM docs WHERE lang = 'en';
 CREATE TABLE pages_zh AS SELECT body FROM docs WHERE lang <> 'en';
+\i $WORK/src/bench/cpu_seconds.sql
 SQL
 psql_ -c 'VACUUM ANALYZE pages_en' -c 'VACUUM ANALYZE pages_zh'
 
 # One session: per language, 4 pairs of timings (md5, then simhash) after a
-# warming pair, each the backend's CPU time of repeated scans until 0.3 s
-# have passed, divided by the scans (the CPU clock of some virtual machines
-# ticks every 4 ms, a third of a scan); prints "lang md5_seconds simhash_seconds".
+# warming pair, each seconds() of bench/cpu_seconds.sql over 0.3 s of CPU
+# time; prints "lang md5_seconds simhash_seconds".
 cat > "$WORK/session.sql" <<'SQL'
 CREATE TEMP TABLE t (lang text, md5 float8, simhash float8);
-CREATE FUNCTION pg_temp.seconds(expr text, tab text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE t0 float8; t float8; n bigint; scans int := 0;
-BEGIN
-  t0 := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 / 1e9;
-  LOOP
-    EXECUTE format('SELECT count(%s) FROM %I', expr, tab) INTO n;
-    scans := scans + 1;
-    t := split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 / 1e9 - t0;
-    EXIT WHEN t >= 0.3;
-  END LOOP;
-  RETURN t / scans;
-END $$;
 DO $$
 DECLARE l text; a float8; b float8;
 BEGIN
   FOREACH l IN ARRAY ARRAY['en', 'zh'] LOOP
     FOR i IN 0 .. 4 LOOP
-      a := pg_temp.seconds('md5(body)', 'pages_' || l);
-      b := pg_temp.seconds('simhash(body)', 'pages_' || l);
+      a := seconds('md5(body)', 'pages_' || l, 0.3);
+      b := seconds('simhash(body)', 'pages_' || l, 0.3);
       IF i > 0 THEN             -- the first pair warms the table and the library
         INSERT INTO t VALUES (l, a, b);
       END IF;

@@ -121,33 +121,9 @@ VACUUM ANALYZE;
 SELECT count(md5(body)) > 0 AS warm FROM corpus;
 SELECT count(md5(body)) > 0 AS warm FROM corpus_default;
 
--- The CPU time of this backend in seconds, from Linux's /proc/self/schedstat
--- (other processes on a busy machine inflate wall-clock time much more);
--- wall-clock time where that file does not exist.
-CREATE FUNCTION cpu_now() RETURNS float8 LANGUAGE plpgsql AS \$\$
-BEGIN
-  RETURN split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 / 1e9;
-EXCEPTION WHEN OTHERS THEN
-  RETURN extract(epoch FROM clock_timestamp());
-END \$\$;
+\i $WORK/src/bench/cpu_seconds.sql
 SELECT CASE WHEN pg_stat_file('/proc/self/schedstat', true) IS NULL
             THEN 'wall-clock time' ELSE 'CPU time of the backend' END AS timing;
-
--- Seconds of one scan of set l: scans are repeated until 0.4 s of CPU time have
--- passed (the CPU clock of some virtual machines ticks every 4 ms, 5 % of
--- a fast scan), and the time is divided by the number of scans.
-CREATE FUNCTION seconds(expr text, l text) RETURNS float8 LANGUAGE plpgsql AS \$\$
-DECLARE t0 float8; t float8; n bigint; scans int := 0;
-BEGIN
-  t0 := cpu_now();
-  LOOP
-    EXECUTE format('SELECT count(%s) FROM %I', expr, 'set_' || l) INTO n;
-    scans := scans + 1;
-    t := cpu_now() - t0;
-    EXIT WHEN t >= 0.4;
-  END LOOP;
-  RETURN t / scans;
-END \$\$;
 
 CREATE TABLE timings (what text, lang text, run int, s float8);
 DO \$\$
@@ -163,7 +139,7 @@ BEGIN
                                'en-pages', 'zh', 'zh-compressed', 'zh-1k', 'zh-3k-compressed',
                                'zh-pages', 'zh-dense', 'zh-dense-compressed'] LOOP
       FOR i IN 1 .. array_length(exprs, 1) LOOP
-        INSERT INTO timings VALUES (exprs[i], l, r, seconds(exprs[i], l));
+        INSERT INTO timings VALUES (exprs[i], l, r, seconds(exprs[i], 'set_' || l));
       END LOOP;
     END LOOP;
   END LOOP;
