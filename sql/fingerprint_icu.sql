@@ -155,6 +155,44 @@ SET simhash.fast_path = off;
 SELECT count(*) AS strings, count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)) AS mismatches FROM bmp;
 RESET simhash.fast_path;
 
+-- Characters the fast path takes without ICU as a word of their own
+-- (ApartFrom in tokenizer_icu.c): spaces that normalize to U+0020 (U+00A0,
+-- U+2009), symbols and punctuation of Word_Break Other (© ® ° × → ✓ and
+-- the emoji 😀, which are Extended_Pictographic), and, only where no ASCII
+-- letter, digit, '_' or '@' stands next to them, of Word_Break MidLetter or
+-- MidNum (· ‧ ;); for contrast, ones it must leave to ICU (™ and ․
+-- normalize to letters and a full stop).  Random strings of them with
+-- letters, digits, '_', '@', spaces, punctuation, a line break, CJK, a ZWJ,
+-- a combining mark and a variation selector, and each of them between
+-- every pair of a few neighbours: the tokens, their runs and weights
+-- (simhash_features) and the fingerprints agree with ICU.
+CREATE TEMP TABLE apart_text AS
+SELECT i, string_agg(substr($$ ©®°×→✓😀··‧;™․ab1_@.,:-| 
+中。$$ || U&'\200D\0301\FE0F',
+    1 + floor(pg_temp.rnd(i, j, 4) * 31)::int, 1), '' ORDER BY j) AS s
+  FROM generate_series(1, 20000) i, generate_series(1, 4 + i % 40) j GROUP BY i
+UNION ALL
+SELECT 100000 + row_number() OVER (), l || c || r
+  FROM unnest(ARRAY[U&'\00A0', U&'\2009', '©', '®', '→', '😀', '·', '‧', '™', '․']) c,
+       unnest(ARRAY['', 'ab', 'a', '1', '_', '@', ' ', '.', '-', U&'\200D', '中', '©', U&'\00A0']) l,
+       unnest(ARRAY['', 'cd', 'c', '2', '_', '@', ' ', '.', '-', U&'\0301', U&'\FE0F', '中', '©', U&'\00A0']) r;
+CREATE TEMP TABLE apart_fast AS
+SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
+             FROM simhash_features(s, 'words', 1, 'runs', true)) AS features,
+       simhash(s) AS fp, simhash(s, 'words', 1, 'tf') AS tf
+  FROM apart_text;
+SET simhash.fast_path = off;
+SELECT count(*) AS strings,
+       count(*) FILTER (WHERE features IS DISTINCT FROM
+         (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
+            FROM simhash_features(s, 'words', 1, 'runs', true))) AS feature_mismatches,
+       count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)
+                          OR tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS fingerprint_mismatches
+  FROM apart_text JOIN apart_fast USING (i);
+RESET simhash.fast_path;
+-- between letters the middle dot joins them; next to spaces it ends a run
+SELECT feature, occurrences, weight FROM simhash_features('one two·three four · five six seven eight © nine', 'words', 1, 'runs', true) ORDER BY feature;
+
 -- Version 4's fast path for Chinese, Japanese and Korean (tokenizer_cjk.c)
 -- gives the tokens ICU does under version 4's definition: random strings of
 -- CJK characters with what normalization changes or composes next to them

@@ -185,7 +185,10 @@ NextCodePoint(const uint8_t *u, int32 *i, int32 len)
  *		here: not letters, digits, '_' or '@', and '.', '\'', ',' or ';'
  *		(which may join two letters or digits) only where not between two
  *		ASCII word characters;
- *	  - punctuation that is always a word of its own (IsolatedPunct).
+ *	  - what is a word of its own next to any neighbours (ApartFrom:
+ *		IsolatedPunct's punctuation, spaces such as U+00A0, symbols such
+ *		as the copyright sign), or next to neighbours that are neither
+ *		ASCII letters, digits, '_' nor '@' (the middle dot): PUNCT_ISOLATED.
  * Whatever follows it must also be ASCII, CJK or such punctuation (what
  * else follows may compose with it: '<' and U+0338 make U+226E); the
  * caller checks.
@@ -207,7 +210,17 @@ FastPunct(const uint8_t *u, int32 start, int32 q, int32 r, int32 end, UChar32 c)
 	}
 	if (c == 0x3000)
 		return PUNCT_FAST;
-	return IsolatedPunct(c) ? PUNCT_ISOLATED : PUNCT_NO;
+	switch (ApartFrom(c))
+	{
+		case APART_ALWAYS:
+			return PUNCT_ISOLATED;
+		case APART_MID:
+			if ((q == start || (u[q - 1] < 0x80 && !(ascii_flags[u[q - 1]] & AF_WORD))) &&
+				(r == end || (u[r] < 0x80 && !(ascii_flags[u[r]] & AF_WORD))))
+				return PUNCT_ISOLATED;
+			break;
+	}
+	return PUNCT_NO;
 }
 
 /* Does punctuation c that FastPunct takes end a run? */

@@ -183,6 +183,74 @@ IsolatedPunct(UChar32 c)
 	return result;
 }
 
+/*
+ * Is c a word of its own that is never kept and that normalization leaves
+ * apart from its neighbours (see APART_* in tokenizer_kernel.h)?  The fast
+ * path then takes it without ICU, as bytes of no token in an ASCII stretch:
+ * the copyright sign of footers, the middle dot of meta lines, the
+ * no-break space of web pages, besides IsolatedPunct's punctuation.  It
+ * must be of the Common script, outside complex context (IsolatedPunct),
+ * not CJK, not a letter or digit, not combine with what precedes it, and
+ *	  - be mapped by NFKC_Casefold to a space, and end no run, as a space
+ *		does not (U+00A0, U+2000 .. U+200A): UAX #29 joins a space to
+ *		nothing but other spaces (WB3d), and before Extend, Format or ZWJ
+ *		(WB4), which the fast path never has after it (see FastPunct);
+ *		APART_ALWAYS;
+ *	  - or be left alone by NFKC_Casefold and be punctuation or a symbol of
+ *		Word_Break Other, which UAX #29 breaks before and after but after a
+ *		ZWJ (WB3c, for Extended_Pictographic; a ZWJ always goes to ICU with
+ *		what follows it) and before Extend, Format or ZWJ: APART_ALWAYS; or
+ *		of Word_Break MidLetter, MidNum or MidNumLet, which join only
+ *		letters or digits on both sides (WB6, WB7, WB11, WB12): APART_MID.
+ */
+static int
+ApartFromUncached(UChar32 c)
+{
+	UChar		mapping[8];
+	UErrorCode	status = U_ZERO_ERROR;
+	int32		n;
+
+	if (c < 0x80 || IsCjk(c) || u_isalpha(c) || u_isdigit(c) ||
+		uscript_getScript(c, &status) != USCRIPT_COMMON || U_FAILURE(status) ||
+		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT ||
+		!unorm2_hasBoundaryBefore(nfkc_cf, c))
+		return APART_NEVER;
+	n = unorm2_getDecomposition(nfkc_cf, c, mapping, lengthof(mapping), &status);
+	if (U_FAILURE(status))
+		return APART_NEVER;
+	if (n == 1 && mapping[0] == 0x20)
+		return RunBreakUncached(c) == RunBreakUncached(0x20) ? APART_ALWAYS : APART_NEVER;
+	if (n >= 0 || (U_GET_GC_MASK(c) & (U_GC_P_MASK | U_GC_S_MASK)) == 0)
+		return APART_NEVER;
+	switch (u_getIntPropertyValue(c, UCHAR_WORD_BREAK))
+	{
+		case U_WB_OTHER:
+			return APART_ALWAYS;
+		case U_WB_MIDLETTER:
+		case U_WB_MIDNUM:
+		case U_WB_MIDNUMLET:
+			return APART_MID;
+		default:
+			return APART_NEVER;
+	}
+}
+
+/* The same, remembered for recent characters. */
+int
+ApartFrom(UChar32 c)
+{
+	static UChar32 cached_c[64];	/* 0: empty (ASCII is not asked) */
+	static uint8 cached_result[64];
+	int			slot = c & 63;
+
+	if (cached_c[slot] != c)
+	{
+		cached_result[slot] = (uint8) ApartFromUncached(c);
+		cached_c[slot] = c;
+	}
+	return cached_result[slot];
+}
+
 static void
 CheckIcu(UErrorCode status, const char *what)
 {

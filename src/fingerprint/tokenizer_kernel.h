@@ -288,6 +288,18 @@ extern TOKENIZER_INTERNAL bool SafeToCutBefore(UChar32 c);
 extern TOKENIZER_INTERNAL bool IsolatedPunct(UChar32 c);
 
 /*
+ * What ApartFrom says of a non-ASCII character: where it is a word of its
+ * own, never kept, that normalization leaves apart from its neighbours
+ * (tokenizer_icu.c), so that the fast path may take it without ICU.
+ */
+#define APART_NEVER		0
+#define APART_ALWAYS	1		/* wherever the fast path cuts: what follows
+								 * is ASCII, CJK or punctuation it takes */
+#define APART_MID		2		/* only where neither neighbour is an ASCII
+								 * letter, digit, '_' or '@' */
+extern TOKENIZER_INTERNAL int ApartFrom(UChar32 c);
+
+/*
  * Does c, found between two kept tokens, end a run of text (for weighting
  * runs)?  See RunBreakSlow.
  */
