@@ -46,22 +46,29 @@ RunBreakUncached(UChar32 c)
 	}
 }
 
-/* The same, remembered for recent characters (CJK text's 。，“” ...). */
+/*
+ * What the tokenizer asks ICU of a non-ASCII character, remembered for the
+ * recent ones (CJK text's 。，“”, English pages' “” — © ...): whether it
+ * ends a run (RunBreakUncached), is isolated punctuation (IsolatedPunct)
+ * and where it stands apart (ApartFrom).
+ */
+typedef struct CharFacts
+{
+	UChar32		c;				/* 0: an empty entry (c >= 0x80) */
+	bool		runbreak;
+	bool		isolated;
+	uint8		apart;			/* APART_* */
+} CharFacts;
+
+static const CharFacts *CharFactsOf(UChar32 c);
+
+/* RunBreakUncached, remembered for non-ASCII characters. */
 bool
 RunBreakSlow(UChar32 c)
 {
-	static UChar32 cached_c[64];	/* 0: empty (ASCII is not cached) */
-	static bool cached_result[64];
-	int			slot = c & 63;
-
-	if (c < 128)
+	if (c < 0x80)
 		return RunBreakUncached(c);
-	if (cached_c[slot] != c)
-	{
-		cached_result[slot] = RunBreakUncached(c);
-		cached_c[slot] = c;
-	}
-	return cached_result[slot];
+	return CharFactsOf(c)->runbreak;
 }
 
 /* Opens the ICU objects on first use. */
@@ -160,27 +167,23 @@ SafeToCutBefore(UChar32 c)
  * itself and does not compose it with what precedes it, and being neither
  * letter nor digit it is never kept.  All it can do is end a run.
  */
-bool
-IsolatedPunct(UChar32 c)
+static bool
+IsolatedPunctUncached(UChar32 c)
 {
-	/* the answers for a few recent characters (“ and ” alternate) */
-	static UChar32 cached_c[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1};
-	static bool cached_result[16];
-	int			slot = c & 15;
-	bool		result;
 	UErrorCode	status = U_ZERO_ERROR;
 
-	if (cached_c[slot] == c)
-		return cached_result[slot];
-	result = c >= 0x80 && PunctOnItsOwn(c) &&
+	return PunctOnItsOwn(c) &&
 		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
 		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
 		!u_isalpha(c) && !u_isdigit(c) &&
 		unorm2_hasBoundaryBefore(nfkc_cf, c);
-	cached_c[slot] = c;
-	cached_result[slot] = result;
-	return result;
+}
+
+/* IsolatedPunctUncached of any c, remembered (CharFactsOf). */
+bool
+IsolatedPunct(UChar32 c)
+{
+	return c >= 0x80 && CharFactsOf(c)->isolated;
 }
 
 /*
@@ -235,20 +238,30 @@ ApartFromUncached(UChar32 c)
 	}
 }
 
-/* The same, remembered for recent characters. */
+/* ApartFromUncached of any c, remembered (CharFactsOf). */
 int
 ApartFrom(UChar32 c)
 {
-	static UChar32 cached_c[64];	/* 0: empty (ASCII is not asked) */
-	static uint8 cached_result[64];
-	int			slot = c & 63;
+	return c >= 0x80 ? CharFactsOf(c)->apart : APART_NEVER;
+}
 
-	if (cached_c[slot] != c)
+/* The facts of c >= 0x80, from the cache or asked of ICU. */
+static const CharFacts *
+CharFactsOf(UChar32 c)
+{
+	static CharFacts cache[64];
+	CharFacts  *f = &cache[c & 63];
+
+	Assert(c >= 0x80);
+	if (f->c != c)
 	{
-		cached_result[slot] = (uint8) ApartFromUncached(c);
-		cached_c[slot] = c;
+		IcuOpen();				/* the normalizer, for the first ask */
+		f->c = c;
+		f->runbreak = RunBreakUncached(c);
+		f->isolated = IsolatedPunctUncached(c);
+		f->apart = (uint8) ApartFromUncached(c);
 	}
-	return cached_result[slot];
+	return f;
 }
 
 static void
