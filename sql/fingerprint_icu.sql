@@ -163,14 +163,20 @@ RESET simhash.fast_path;
 -- MidNum (· ‧ ;); for contrast, ones it must leave to ICU (™ and ․
 -- normalize to letters and a full stop).  Random strings of them with
 -- letters, digits, '_', '@', spaces, punctuation, a line break, CJK, a ZWJ,
--- a combining mark and a variation selector, and each of them between
--- every pair of a few neighbours: the tokens, their runs and weights
--- (simhash_features) and the fingerprints agree with ICU.
+-- a combining mark and a variation selector; longer ones with nothing that
+-- goes to ICU (for the SIMD kernels); and each of them between every pair
+-- of a few neighbours: the tokens, their runs and weights
+-- (simhash_features) and the fingerprints agree with ICU, under every
+-- ASCII kernel.
 CREATE TEMP TABLE apart_text AS
-SELECT i, string_agg(substr($$ ©®°×→✓😀··‧;™․ab1_@.,:-| 
-中。$$ || U&'\200D\0301\FE0F',
-    1 + floor(pg_temp.rnd(i, j, 4) * 31)::int, 1), '' ORDER BY j) AS s
-  FROM generate_series(1, 20000) i, generate_series(1, 4 + i % 40) j GROUP BY i
+SELECT i, string_agg(CASE WHEN i <= 20000
+    THEN substr($$ ©®°×→✓😀··‧;™․ab1_@.,:-| 
+中。$$ || U&'\200D\0301\FE0F', 1 + floor(pg_temp.rnd(i, j, 4) * 31)::int, 1)
+    ELSE substr($$ ©®→😀··;abcd1_@.,:-| 
+$$ || U&'\00A0\2009', 1 + floor(pg_temp.rnd(i, j, 4) * 24)::int, 1) END, '' ORDER BY j) AS s
+  FROM generate_series(1, 22000) i,
+       LATERAL generate_series(1, CASE WHEN i <= 20000 THEN 4 + i % 40 ELSE 60 + i % 200 END) j
+ GROUP BY i
 UNION ALL
 SELECT 100000 + row_number() OVER (), l || c || r
   FROM unnest(ARRAY[U&'\00A0', U&'\2009', '©', '®', '→', '😀', '·', '‧', '™', '․']) c,
@@ -190,6 +196,17 @@ SELECT count(*) AS strings,
                           OR tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS fingerprint_mismatches
   FROM apart_text JOIN apart_fast USING (i);
 RESET simhash.fast_path;
+-- and every ASCII kernel (the longer strings reach the SIMD ones)
+SET simhash.simd = avx2;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf')) IS DISTINCT FROM (fp, tf)) AS avx2_mismatches
+  FROM apart_text JOIN apart_fast USING (i);
+SET simhash.simd = sse2;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf')) IS DISTINCT FROM (fp, tf)) AS sse2_mismatches
+  FROM apart_text JOIN apart_fast USING (i);
+SET simhash.simd = off;
+SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf')) IS DISTINCT FROM (fp, tf)) AS scalar_mismatches
+  FROM apart_text JOIN apart_fast USING (i);
+RESET simhash.simd;
 -- between letters the middle dot joins them; next to spaces it ends a run
 SELECT feature, occurrences, weight FROM simhash_features('one two·three four · five six seven eight © nine', 'words', 1, 'runs', true) ORDER BY feature;
 
