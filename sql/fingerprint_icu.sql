@@ -12,6 +12,12 @@
 -- number follows the plan, which changes between versions.
 CREATE FUNCTION pg_temp.rnd(i int, j int, k int) RETURNS float8 IMMUTABLE LANGUAGE sql AS
 $$ SELECT (hashint8((i::int8 << 24) + (j::int8 << 4) + k) & 2147483647)::float8 / 2147483648 $$;
+-- A string's features under weighting runs with numbers kept, each with
+-- its occurrences and weight, in order of first occurrence: what the fast
+-- path and ICU must agree on.
+CREATE FUNCTION pg_temp.features_of(s text) RETURNS text[] LANGUAGE sql AS
+$$ SELECT array_agg(feature || '/' || occurrences || '/' || weight)
+     FROM simhash_features(s, 'words', 1, 'runs', true) $$;
 CREATE TEMP TABLE random_text AS
 SELECT i, string_agg(substr(CASE WHEN i % 2 = 0 THEN $$aAbZ19_.'',;:@"-! 	
 xYq0|$$ ELSE $$aAbZ19_.'',;:@"-! 	
@@ -21,7 +27,7 @@ CREATE TEMP TABLE results (path text, i int, features text[], fp_default simhash
                            fp_chars simhash, fp_shingles simhash);
 CREATE FUNCTION pg_temp.fill_results(path text) RETURNS void LANGUAGE sql AS $$
 INSERT INTO results SELECT path, i,
-  (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)),
+  pg_temp.features_of(s),
   simhash(s), simhash(s, 'chars', 3), simhash(s, 'shingles', 2, 'tf') FROM random_text;
 -- the default options and words weighted tf take their own paths
 INSERT INTO results SELECT path || ' tf', i, NULL, simhash(s, 'words', 1, 'tf'), NULL, NULL FROM random_text;
@@ -54,12 +60,9 @@ xYq0|_____....$$, 1 + floor(pg_temp.rnd(i, j, 1) * 36)::int, 1 + floor(pg_temp.r
   FROM generate_series(1, 2000) i,
        LATERAL generate_series(1, CASE WHEN i <= 1900 THEN 150 ELSE 1500 END) j GROUP BY i;
 CREATE TEMP TABLE long_results AS
-SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
-             FROM simhash_features(s, 'words', 1, 'runs', true)) AS features FROM random_long;
+SELECT i, pg_temp.features_of(s) AS features FROM random_long;
 SET simhash.fast_path = off;
-SELECT count(*) FILTER (WHERE r.features IS DISTINCT FROM
-         (SELECT array_agg(feature || '/' || occurrences || '/' || weight)
-            FROM simhash_features(s, 'words', 1, 'runs', true))) AS long_mismatches,
+SELECT count(*) FILTER (WHERE r.features IS DISTINCT FROM pg_temp.features_of(s)) AS long_mismatches,
        min(length(s)) > 150 AS long_enough
   FROM random_long JOIN long_results r USING (i);
 RESET simhash.fast_path;
@@ -130,14 +133,11 @@ SELECT cp, s FROM (SELECT cp FROM generate_series(x'1AA0'::int, x'1AAD'::int) cp
                   (U&'\1A20\1A21' || chr(cp) || 'ab'), ('ab' || chr(cp) || U&'\1A20 cd'),
                   (repeat('word ', 30) || 'ab' || chr(cp) || 'cd ' || repeat('more ', 30))) v(s);
 CREATE TEMP TABLE complex_fast AS
-SELECT cp, s, (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
-                 FROM simhash_features(s, 'words', 1, 'runs', true)) AS features, simhash(s) AS fp
+SELECT cp, s, pg_temp.features_of(s) AS features, simhash(s) AS fp
   FROM complex_punct;
 SET simhash.fast_path = off;
 SELECT count(*) AS strings,
-       count(*) FILTER (WHERE features IS DISTINCT FROM
-         (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
-            FROM simhash_features(s, 'words', 1, 'runs', true))) AS feature_mismatches,
+       count(*) FILTER (WHERE features IS DISTINCT FROM pg_temp.features_of(s)) AS feature_mismatches,
        count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)) AS fingerprint_mismatches
   FROM complex_fast;
 RESET simhash.fast_path;
@@ -183,15 +183,12 @@ SELECT 100000 + row_number() OVER (), l || c || r
        unnest(ARRAY['', 'ab', 'a', '1', '_', '@', ' ', '.', '-', U&'\200D', '中', '©', U&'\00A0']) l,
        unnest(ARRAY['', 'cd', 'c', '2', '_', '@', ' ', '.', '-', U&'\0301', U&'\FE0F', '中', '©', U&'\00A0']) r;
 CREATE TEMP TABLE apart_fast AS
-SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
-             FROM simhash_features(s, 'words', 1, 'runs', true)) AS features,
+SELECT i, pg_temp.features_of(s) AS features,
        simhash(s) AS fp, simhash(s, 'words', 1, 'tf') AS tf
   FROM apart_text;
 SET simhash.fast_path = off;
 SELECT count(*) AS strings,
-       count(*) FILTER (WHERE features IS DISTINCT FROM
-         (SELECT array_agg(feature || '/' || occurrences || '/' || weight ORDER BY feature)
-            FROM simhash_features(s, 'words', 1, 'runs', true))) AS feature_mismatches,
+       count(*) FILTER (WHERE features IS DISTINCT FROM pg_temp.features_of(s)) AS feature_mismatches,
        count(*) FILTER (WHERE fp IS DISTINCT FROM simhash(s)
                           OR tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS fingerprint_mismatches
   FROM apart_text JOIN apart_fast USING (i);
@@ -237,7 +234,7 @@ SELECT i, string_agg(substr(alpha, 1 + floor(pg_temp.rnd(i, j, 2) * length(alpha
        generate_series(1, 120) j
  GROUP BY i;
 CREATE TEMP TABLE cjk_fast AS
-SELECT i, (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true)) AS features,
+SELECT i, pg_temp.features_of(s) AS features,
        simhash(s) AS fp, simhash(s, 'chars', 3) AS chars, simhash(s, 'shingles', 2, 'tf') AS shingles,
        simhash(s, 'words', 1, 'tf') AS tf, simhash(s, 'words', version => 3) AS v3
   FROM random_cjk;
@@ -246,8 +243,7 @@ CREATE TEMP TABLE cjk_scalar AS SELECT i, simhash(s) AS fp FROM random_cjk;
 RESET simhash.simd;
 SET simhash.fast_path = off;
 SELECT count(*) AS strings,
-       count(*) FILTER (WHERE f.features IS DISTINCT FROM
-         (SELECT array_agg(feature || '/' || occurrences || '/' || weight) FROM simhash_features(s, 'words', 1, 'runs', true))) AS token_mismatches,
+       count(*) FILTER (WHERE f.features IS DISTINCT FROM pg_temp.features_of(s)) AS token_mismatches,
        count(*) FILTER (WHERE f.fp IS DISTINCT FROM simhash(s)) AS default_mismatches,
        count(*) FILTER (WHERE c.fp IS DISTINCT FROM simhash(s)) AS scalar_mismatches,
        count(*) FILTER (WHERE f.chars IS DISTINCT FROM simhash(s, 'chars', 3)) AS chars_mismatches,

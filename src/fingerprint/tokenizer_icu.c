@@ -156,6 +156,24 @@ SafeToCutBefore(UChar32 c)
 }
 
 /*
+ * What IsolatedPunct and ApartFrom both ask of c: of the Common script and
+ * outside complex context (ICU's word rules join complex-context characters,
+ * punctuation among them, to their neighbours as letters), neither letter
+ * nor digit (never kept), and not composed by normalization with what
+ * precedes it.
+ */
+static bool
+NeverKeptAlone(UChar32 c)
+{
+	UErrorCode	status = U_ZERO_ERROR;
+
+	return uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
+		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) != U_LB_COMPLEX_CONTEXT &&
+		!u_isalpha(c) && !u_isdigit(c) &&
+		unorm2_hasBoundaryBefore(nfkc_cf, c);
+}
+
+/*
  * Is c punctuation that is a word of its own wherever it stands, as long as
  * what follows it is not an Extend, Format or ZWJ character, and that
  * normalization leaves alone?  Such a character (curly quotes, dashes and
@@ -170,13 +188,9 @@ SafeToCutBefore(UChar32 c)
 static bool
 IsolatedPunctUncached(UChar32 c)
 {
-	UErrorCode	status = U_ZERO_ERROR;
-
 	return PunctOnItsOwn(c) &&
 		!u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) &&
-		uscript_getScript(c, &status) == USCRIPT_COMMON && U_SUCCESS(status) &&
-		!u_isalpha(c) && !u_isdigit(c) &&
-		unorm2_hasBoundaryBefore(nfkc_cf, c);
+		NeverKeptAlone(c);
 }
 
 /* IsolatedPunctUncached of any c, remembered (CharFactsOf). */
@@ -192,8 +206,7 @@ IsolatedPunct(UChar32 c)
  * path then takes it without ICU, as bytes of no token in an ASCII stretch:
  * the copyright sign of footers, the middle dot of meta lines, the
  * no-break space of web pages, besides IsolatedPunct's punctuation.  It
- * must be of the Common script, outside complex context (IsolatedPunct),
- * not CJK, not a letter or digit, not combine with what precedes it, and
+ * must not be CJK, pass NeverKeptAlone, and
  *	  - be mapped by NFKC_Casefold to a space, and end no run, as a space
  *		does not (U+00A0, U+2000 .. U+200A): UAX #29 joins a space to
  *		nothing but other spaces (WB3d), and before Extend, Format or ZWJ
@@ -213,16 +226,13 @@ ApartFromUncached(UChar32 c)
 	UErrorCode	status = U_ZERO_ERROR;
 	int32		n;
 
-	if (c < 0x80 || IsCjk(c) || u_isalpha(c) || u_isdigit(c) ||
-		uscript_getScript(c, &status) != USCRIPT_COMMON || U_FAILURE(status) ||
-		u_getIntPropertyValue(c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT ||
-		!unorm2_hasBoundaryBefore(nfkc_cf, c))
+	if (IsCjk(c) || !NeverKeptAlone(c))
 		return APART_NEVER;
 	n = unorm2_getDecomposition(nfkc_cf, c, mapping, lengthof(mapping), &status);
 	if (U_FAILURE(status))
 		return APART_NEVER;
 	if (n == 1 && mapping[0] == 0x20)
-		return RunBreakUncached(c) == RunBreakUncached(0x20) ? APART_ALWAYS : APART_NEVER;
+		return RunBreakUncached(c) ? APART_NEVER : APART_ALWAYS;
 	if (n >= 0 || (U_GET_GC_MASK(c) & (U_GC_P_MASK | U_GC_S_MASK)) == 0)
 		return APART_NEVER;
 	switch (u_getIntPropertyValue(c, UCHAR_WORD_BREAK))
