@@ -23,11 +23,13 @@
  * HashTokens with AVX-512, eight tokens at a time.  Each lane reads the 8
  * bytes at the token's start and the 8 bytes that end at its end (lower
  * must have 8 readable bytes before and after the span: LOWER_PAD), from
- * which it computes both XXH3's hash of 1-3 bytes and that of 4-8 bytes and keeps
- * the one for its length; longer tokens (about 1 in 9 words) are hashed
- * one by one.  The same values as XXH3_64bits: the formulas are those of
- * XXH3_len_1to3_64b (combined bytes, XXH64's avalanche) and
- * XXH3_len_4to8_64b (rrmxmx), with the default secret and seed 0.
+ * which it computes XXH3's hashes of 1-3, 4-8 and 9-16 bytes and keeps
+ * the one for its length; longer tokens (about 1 in 1,500 English words)
+ * are hashed one by one.  The same values as XXH3_64bits: the formulas are
+ * those of XXH3_len_1to3_64b (combined bytes, XXH64's avalanche),
+ * XXH3_len_4to8_64b (rrmxmx) and XXH3_len_9to16_64b (the 128-bit product
+ * of the two words folded, XXH3's avalanche), with the default secret and
+ * seed 0.
  */
 static AVX512_TARGET void
 HashTokensAvx512(const char *lower, TokenBatch *b)
@@ -40,6 +42,15 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 	const __m512i prime3 = _mm512_set1_epi64((int64) XXH_PRIME64_3);
 	const __m512i rrmxmx = _mm512_set1_epi64((int64) UINT64CONST(0x9FB21C651E98DF25));
 	const __m512i byte = _mm512_set1_epi64(0xff);
+	const __m512i flip916lo = _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 24) ^
+														XXH_readLE64(XXH3_kSecret + 32)));
+	const __m512i flip916hi = _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 40) ^
+														XXH_readLE64(XXH3_kSecret + 48)));
+	const __m512i avalanche = _mm512_set1_epi64((int64) UINT64CONST(0x165667919E3779F9));
+	const __m512i low32 = _mm512_set1_epi64(0xffffffff);
+	/* vpshufb's indexes (within each 16 bytes) that reverse each 8 bytes */
+	const __m512i bswap64 = _mm512_broadcast_i32x4(_mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15,
+																0, 1, 2, 3, 4, 5, 6, 7));
 
 	for (int32 i = 0; i < b->n; i += 8)
 	{
@@ -56,7 +67,15 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 					c2,
 					c3,
 					h13,
-					h48;
+					h48,
+					lo,
+					hi,
+					p00,
+					p01,
+					p10,
+					mid,
+					fold,
+					h916;
 		__mmask8	longer;
 
 		/* 1-3 bytes: first, middle (byte len / 2) and last byte, and len */
@@ -82,10 +101,38 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 		h48 = _mm512_mullo_epi64(h48, rrmxmx);
 		h48 = _mm512_xor_si512(h48, _mm512_srli_epi64(h48, 28));
 
+		/*
+		 * 9-16 bytes: the first and the last 8, flipped; their 128-bit
+		 * product from four 32-bit products, its halves xor-ed
+		 */
+		lo = _mm512_xor_si512(head, flip916lo);
+		hi = _mm512_xor_si512(tail, flip916hi);
+		p00 = _mm512_mul_epu32(lo, hi);
+		p01 = _mm512_mul_epu32(lo, _mm512_srli_epi64(hi, 32));
+		p10 = _mm512_mul_epu32(_mm512_srli_epi64(lo, 32), hi);
+		/* bits 32-95 of the product, but for the carries into bit 64 */
+		mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(p00, 32),
+												_mm512_and_si512(p01, low32)),
+							   _mm512_and_si512(p10, low32));
+		fold = _mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(p00, low32),
+												_mm512_slli_epi64(mid, 32)),
+								_mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(lo, 32),
+																				   _mm512_srli_epi64(hi, 32)),
+																  _mm512_srli_epi64(mid, 32)),
+												 _mm512_add_epi64(_mm512_srli_epi64(p01, 32),
+																  _mm512_srli_epi64(p10, 32))));
+		h916 = _mm512_add_epi64(_mm512_add_epi64(len, _mm512_shuffle_epi8(lo, bswap64)),
+								_mm512_add_epi64(hi, fold));
+		h916 = _mm512_xor_si512(h916, _mm512_srli_epi64(h916, 37));
+		h916 = _mm512_mullo_epi64(h916, avalanche);
+		h916 = _mm512_xor_si512(h916, _mm512_srli_epi64(h916, 32));
+
 		_mm512_mask_storeu_epi64(b->hash + i, live,
-								 _mm512_mask_blend_epi64(_mm512_cmple_epi64_mask(len, _mm512_set1_epi64(3)),
-														 h48, h13));
-		longer = _mm512_mask_cmpgt_epi64_mask(live, len, _mm512_set1_epi64(8));
+								 _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(len, _mm512_set1_epi64(8)),
+														 _mm512_mask_blend_epi64(_mm512_cmple_epi64_mask(len, _mm512_set1_epi64(3)),
+																				 h48, h13),
+														 h916));
+		longer = _mm512_mask_cmpgt_epi64_mask(live, len, _mm512_set1_epi64(16));
 		while (longer)
 		{
 			int32		j = i + __builtin_ctz(longer);
