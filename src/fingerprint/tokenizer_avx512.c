@@ -20,6 +20,46 @@
 #endif
 
 /*
+ * XXH3_len_9to16_64b (default secret, seed 0) in each 64-bit lane, from
+ * the 8 bytes at the token's start (head), the 8 that end at its end
+ * (tail) and its length: the two words flipped, their 128-bit product from
+ * four 32-bit products with its halves xor-ed, XXH3's avalanche.
+ */
+static AVX512_TARGET pg_attribute_always_inline __m512i
+Hash9to16Avx512(__m512i head, __m512i tail, __m512i len)
+{
+	const __m512i low32 = _mm512_set1_epi64(0xffffffff);
+	/* vpshufb's indexes (within each 16 bytes) that reverse each 8 bytes */
+	const __m512i bswap64 = _mm512_broadcast_i32x4(_mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15,
+																0, 1, 2, 3, 4, 5, 6, 7));
+	__m512i		lo = _mm512_xor_si512(head, _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 24) ^
+																	   XXH_readLE64(XXH3_kSecret + 32)))),
+				hi = _mm512_xor_si512(tail, _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 40) ^
+																	   XXH_readLE64(XXH3_kSecret + 48)))),
+				lo32 = _mm512_srli_epi64(lo, 32),
+				hi32 = _mm512_srli_epi64(hi, 32),
+				p00 = _mm512_mul_epu32(lo, hi),
+				p01 = _mm512_mul_epu32(lo, hi32),
+				p10 = _mm512_mul_epu32(lo32, hi),
+				/* bits 32-95 of the product, but for the carries into bit 64 */
+				mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(p00, 32),
+														_mm512_and_si512(p01, low32)),
+									   _mm512_and_si512(p10, low32)),
+				fold = _mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(p00, low32),
+														_mm512_slli_epi64(mid, 32)),
+										_mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(lo32, hi32),
+																		  _mm512_srli_epi64(mid, 32)),
+														 _mm512_add_epi64(_mm512_srli_epi64(p01, 32),
+																		  _mm512_srli_epi64(p10, 32)))),
+				h = _mm512_add_epi64(_mm512_add_epi64(len, _mm512_shuffle_epi8(lo, bswap64)),
+									 _mm512_add_epi64(hi, fold));
+
+	h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 37));
+	h = _mm512_mullo_epi64(h, _mm512_set1_epi64((int64) UINT64CONST(0x165667919E3779F9)));
+	return _mm512_xor_si512(h, _mm512_srli_epi64(h, 32));
+}
+
+/*
  * HashTokens with AVX-512, eight tokens at a time.  Each lane reads the 8
  * bytes at the token's start and the 8 bytes that end at its end (lower
  * must have 8 readable bytes before and after the span: LOWER_PAD), from
@@ -42,15 +82,6 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 	const __m512i prime3 = _mm512_set1_epi64((int64) XXH_PRIME64_3);
 	const __m512i rrmxmx = _mm512_set1_epi64((int64) UINT64CONST(0x9FB21C651E98DF25));
 	const __m512i byte = _mm512_set1_epi64(0xff);
-	const __m512i flip916lo = _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 24) ^
-														XXH_readLE64(XXH3_kSecret + 32)));
-	const __m512i flip916hi = _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 40) ^
-														XXH_readLE64(XXH3_kSecret + 48)));
-	const __m512i avalanche = _mm512_set1_epi64((int64) UINT64CONST(0x165667919E3779F9));
-	const __m512i low32 = _mm512_set1_epi64(0xffffffff);
-	/* vpshufb's indexes (within each 16 bytes) that reverse each 8 bytes */
-	const __m512i bswap64 = _mm512_broadcast_i32x4(_mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15,
-																0, 1, 2, 3, 4, 5, 6, 7));
 
 	for (int32 i = 0; i < b->n; i += 8)
 	{
@@ -68,13 +99,6 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 					c3,
 					h13,
 					h48,
-					lo,
-					hi,
-					p00,
-					p01,
-					p10,
-					mid,
-					fold,
 					h916;
 		__mmask8	longer;
 
@@ -101,31 +125,7 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 		h48 = _mm512_mullo_epi64(h48, rrmxmx);
 		h48 = _mm512_xor_si512(h48, _mm512_srli_epi64(h48, 28));
 
-		/*
-		 * 9-16 bytes: the first and the last 8, flipped; their 128-bit
-		 * product from four 32-bit products, its halves xor-ed
-		 */
-		lo = _mm512_xor_si512(head, flip916lo);
-		hi = _mm512_xor_si512(tail, flip916hi);
-		p00 = _mm512_mul_epu32(lo, hi);
-		p01 = _mm512_mul_epu32(lo, _mm512_srli_epi64(hi, 32));
-		p10 = _mm512_mul_epu32(_mm512_srli_epi64(lo, 32), hi);
-		/* bits 32-95 of the product, but for the carries into bit 64 */
-		mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(p00, 32),
-												_mm512_and_si512(p01, low32)),
-							   _mm512_and_si512(p10, low32));
-		fold = _mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(p00, low32),
-												_mm512_slli_epi64(mid, 32)),
-								_mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(lo, 32),
-																				   _mm512_srli_epi64(hi, 32)),
-																  _mm512_srli_epi64(mid, 32)),
-												 _mm512_add_epi64(_mm512_srli_epi64(p01, 32),
-																  _mm512_srli_epi64(p10, 32))));
-		h916 = _mm512_add_epi64(_mm512_add_epi64(len, _mm512_shuffle_epi8(lo, bswap64)),
-								_mm512_add_epi64(hi, fold));
-		h916 = _mm512_xor_si512(h916, _mm512_srli_epi64(h916, 37));
-		h916 = _mm512_mullo_epi64(h916, avalanche);
-		h916 = _mm512_xor_si512(h916, _mm512_srli_epi64(h916, 32));
+		h916 = Hash9to16Avx512(head, tail, len);
 
 		_mm512_mask_storeu_epi64(b->hash + i, live,
 								 _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(len, _mm512_set1_epi64(8)),
