@@ -21,55 +21,13 @@ Load64(const char *p)
 }
 
 /*
- * XXH3_len_9to16_64b (default secret, seed 0) in each 64-bit lane, from
- * the 8 bytes at the token's start (head), the 8 that end at its end
- * (tail) and its length: the two words flipped, their 128-bit product from
- * four 32-bit products with its halves xor-ed, XXH3's avalanche.
- */
-static AVX2_TARGET pg_attribute_always_inline __m256i
-Hash9to16Avx2(__m256i head, __m256i tail, __m256i len)
-{
-	const __m256i low32 = _mm256_set1_epi64x(0xffffffff);
-	/* vpshufb's indexes (within each 16 bytes) that reverse each 8 bytes */
-	const __m256i bswap64 = _mm256_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-											8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-	__m256i		lo = _mm256_xor_si256(head, _mm256_set1_epi64x((int64) (XXH_readLE64(XXH3_kSecret + 24) ^
-																		XXH_readLE64(XXH3_kSecret + 32)))),
-				hi = _mm256_xor_si256(tail, _mm256_set1_epi64x((int64) (XXH_readLE64(XXH3_kSecret + 40) ^
-																		XXH_readLE64(XXH3_kSecret + 48)))),
-				lo32 = _mm256_srli_epi64(lo, 32),
-				hi32 = _mm256_srli_epi64(hi, 32),
-				p00 = _mm256_mul_epu32(lo, hi),
-				p01 = _mm256_mul_epu32(lo, hi32),
-				p10 = _mm256_mul_epu32(lo32, hi),
-				/* bits 32-95 of the product, but for the carries into bit 64 */
-				mid = _mm256_add_epi64(_mm256_add_epi64(_mm256_srli_epi64(p00, 32),
-														_mm256_and_si256(p01, low32)),
-									   _mm256_and_si256(p10, low32)),
-				fold = _mm256_xor_si256(_mm256_or_si256(_mm256_and_si256(p00, low32),
-														_mm256_slli_epi64(mid, 32)),
-										_mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(lo32, hi32),
-																		  _mm256_srli_epi64(mid, 32)),
-														 _mm256_add_epi64(_mm256_srli_epi64(p01, 32),
-																		  _mm256_srli_epi64(p10, 32)))),
-				h = _mm256_add_epi64(_mm256_add_epi64(len, _mm256_shuffle_epi8(lo, bswap64)),
-									 _mm256_add_epi64(hi, fold));
-
-	h = _mm256_xor_si256(h, _mm256_srli_epi64(h, 37));
-	h = Mul64Avx2(h, _mm256_set1_epi64x((int64) UINT64CONST(0x9E3779F9)),
-				  _mm256_set1_epi64x((int64) UINT64CONST(0x16566791)));
-	return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
-}
-
-/*
  * HashTokens with AVX2, four tokens at a time: each lane reads the 8 bytes
  * at the token's start and the 8 bytes that end at its end (lower has
- * LOWER_PAD readable bytes on either side), computes XXH3's hashes of
- * 1-3, 4-8 and 9-16 bytes (the formulas of XXH3_len_1to3_64b,
- * XXH3_len_4to8_64b and XXH3_len_9to16_64b, default secret, seed 0: the
- * values of XXH3_64bits) and keeps the one for its length; the longer
- * tokens (rare) are then hashed one by one from a list built without a
- * branch per token.  b must have room
+ * LOWER_PAD readable bytes on either side), computes both XXH3's hash of
+ * 1-3 bytes and that of 4-8 bytes (the formulas of XXH3_len_1to3_64b and
+ * XXH3_len_4to8_64b, default secret, seed 0: the values of XXH3_64bits)
+ * and keeps the one for its length; the longer tokens are then hashed one
+ * by one from a list built without a branch per token.  b must have room
  * for 3 tokens past b->n (TOKEN_BATCH_SLACK), which this overwrites.
  */
 static AVX2_TARGET void
@@ -88,8 +46,7 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 	const __m256i byte = _mm256_set1_epi64x(0xff);
 	const __m256i four = _mm256_set1_epi64x(4);
 	const __m256i eight = _mm256_set1_epi64x(8);
-	const __m256i sixteen = _mm256_set1_epi64x(16);
-	uint64		longer[TOKEN_BATCH / 64 + 1] = {0};	/* bit i: len[i] > 16 */
+	uint64		longer[TOKEN_BATCH / 64 + 1] = {0};	/* bit i: len[i] > 8 */
 
 	/* harmless tokens past the end: 8 bytes at the span's start */
 	for (int32 i = b->n; i < b->n + 3; i++)
@@ -113,8 +70,7 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 					c2,
 					c3,
 					h13,
-					h48,
-					h916;
+					h48;
 
 		/* 1-3 bytes: first, middle (byte len / 2) and last byte, and len */
 		c1 = _mm256_and_si256(head, byte);
@@ -140,12 +96,9 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 		h48 = Mul64Avx2(h48, rrlo, rrhi);
 		h48 = _mm256_xor_si256(h48, _mm256_srli_epi64(h48, 28));
 
-		h916 = Hash9to16Avx2(head, tail, len);
-
 		_mm256_storeu_si256((__m256i *) (b->hash + i),
-							_mm256_blendv_epi8(_mm256_blendv_epi8(h48, h13, _mm256_cmpgt_epi64(four, len)),
-											   h916, _mm256_cmpgt_epi64(len, eight)));
-		longer[i >> 6] |= (uint64) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(len, sixteen)))
+							_mm256_blendv_epi8(h48, h13, _mm256_cmpgt_epi64(four, len)));
+		longer[i >> 6] |= (uint64) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(len, eight)))
 			<< (i & 63);
 	}
 	for (int32 k = 0; k <= (b->n - 1) >> 6; k++)
