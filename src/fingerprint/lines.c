@@ -262,7 +262,8 @@ TypicalLineLength(const char *s, int32 len, LineBreaks *lb)
 	 */
 	if (lb->n < FEW_LINES)
 	{
-		int32		lens[FEW_LINES];
+		/* zeros past the lines add nothing: the inner loop has a fixed count */
+		int32		lens[FEW_LINES] = {0};
 		int32		nl = 0,
 					best = LINE_CAP_BYTES + 1;
 
@@ -274,7 +275,7 @@ TypicalLineLength(const char *s, int32 len, LineBreaks *lb)
 		{
 			int32		sum = 0;
 
-			for (int j = 0; j < nl; j++)
+			for (int j = 0; j < FEW_LINES; j++)
 				sum += lens[j] <= lens[i] ? lens[j] : 0;
 			if (sum >= half && lens[i] < best)
 				best = lens[i];
