@@ -193,6 +193,26 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 #define LOAD_WIDE() ((void) 0)
 #define SPILL_WIDE() ((void) 0)
 #endif
+#ifdef RUN_CLOSE
+/*
+ * RunCounterClose's lanes, on the lanes in registers: the current run's
+ * byte lanes (runlen words), times the run's weight (set in w), added to
+ * the 16-bit lanes (flushed first when they could overflow) and cleared.
+ */
+#define CLOSE_LANES(w) \
+	do { \
+		(w) = RunCounterRunWeight(rc, runlen); \
+		if (WideLaneMustFlush(widepending, runlen * (w))) \
+		{ \
+			SPILL_WIDE(); \
+			RunCounterFlushWide(rc); \
+			memset(wide, 0, sizeof(wide));	/* as rc's lanes now */ \
+			widepending = 0; \
+		} \
+		RUN_CLOSE(run, wide, (w)); \
+		widepending += runlen * (w); \
+	} while (0)
+#endif
 #define LOAD_RUN() \
 	do { \
 		if (rc) \
@@ -318,18 +338,9 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 					if (runlen < SIMHASH_RUN_CAP)
 					{
 #ifdef RUN_CLOSE
-						/* RunCounterClose, on the lanes in registers */
-						int64		w = RunCounterRunWeight(rc, runlen);
+						int64		w;
 
-						if (WideLaneMustFlush(widepending, runlen * w))
-						{
-							SPILL_WIDE();
-							RunCounterFlushWide(rc);
-							memset(wide, 0, sizeof(wide));	/* as rc's lanes now */
-							widepending = 0;
-						}
-						RUN_CLOSE(run, wide, w);
-						widepending += runlen * w;
+						CLOSE_LANES(w);
 						RunCounterEndRunCap(rc, w);
 #else
 						SPILL_RUN();
@@ -359,6 +370,25 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				/* tokens i .. j - 1: the rest of this run in the batch, uncapped */
 				fit = Min(batch.n, i + (SIMHASH_RUN_CAP - 1 - (int32) runlen));
 				j = i + 1 < fit ? NextSet(breaks, i + 1, fit) : fit;
+#ifdef RUN_CLOSE
+				if (runlen == 0 && j < batch.n && ((breaks[j >> 6] >> (j & 63)) & 1))
+				{
+					/*
+					 * the whole run lies in the batch (most do): its words go
+					 * to the cap table from the batch, not copied to rc first
+					 */
+					int32		first = i;
+					int64		w;
+
+					for (; i < j; i++)
+						RUN_ADD(run, batch.hash[i]);
+					runlen = j - first;
+					CLOSE_LANES(w);
+					RunCounterWholeRunCap(rc, batch.hash + first, j - first, w);
+					runlen = 0;
+					continue;
+				}
+#endif
 				/* their hashes go to rc as they are counted (no memcpy call) */
 				slots = RunCounterRunSlots(rc, j - i);
 				runlen += j - i;
@@ -391,6 +421,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 	st->newrun = newrun;
 #undef LOAD_RUN
 #undef SPILL_RUN
+#undef CLOSE_LANES
 #undef LOAD_WIDE
 #undef SPILL_WIDE
 }

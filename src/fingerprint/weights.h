@@ -279,16 +279,14 @@ CapTableAddRunWords(CapTable *t, const uint64 *hash, int32 n)
 }
 
 /*
- * The current run ended with weight w: each of its words weighs w.  The
- * room for the run's words is checked once: if they may not all fit, they
- * are added one by one (CapTableAdd grows the table or overflows).
+ * n words of one run, hash[0..n), each of weight w, in order (see
+ * CapTableRunEnd).  The room for them is checked once: if they may not all
+ * fit, they are added one by one (CapTableAdd grows the table or
+ * overflows).
  */
-static inline void
-CapTableRunEnd(CapTable *t, int64 w)
+static pg_attribute_always_inline void
+CapTableAddRun(CapTable *t, const uint64 *hash, int32 n, int64 w)
 {
-	int32		n = t->nrun;
-
-	t->nrun = 0;
 	if (unlikely(t->words >= t->spillat))
 		CapTableSpill(t);
 	if (likely(t->members + n <= t->limit))
@@ -300,13 +298,23 @@ CapTableRunEnd(CapTable *t, int64 w)
 		uint64		inc = CAP_TALLY(w);
 
 		for (int k = 0; k < n; k++)
-			CapTableAddRoom(entries, mask, used, &members, t->run[k], inc);
+			CapTableAddRoom(entries, mask, used, &members, hash[k], inc);
 		t->members = (int32) members;
 		t->words += n;
 	}
 	else
 		for (int k = 0; k < n; k++)
-			CapTableAdd(t, t->run[k], w);
+			CapTableAdd(t, hash[k], w);
+}
+
+/* The current run ended with weight w: each of its words weighs w. */
+static inline void
+CapTableRunEnd(CapTable *t, int64 w)
+{
+	int32		n = t->nrun;
+
+	t->nrun = 0;
+	CapTableAddRun(t, t->run, n, w);
 }
 
 /* Words weighted tf: the lanes and each word's total (see CapTable). */
@@ -476,7 +484,8 @@ RunCounterEndRun(RunCounter *rc)
  *	  RunCounterClose), after the lanes and their pending weight are written
  *	  back; the lanes are zero after;
  *	- RunCounterEndRunCap(rc, w): the run's words into the cap table with
- *	  weight w (the caller clears its copy of the run's lanes and length).
+ *	  weight w (the caller clears its copy of the run's lanes and length);
+ *	  RunCounterWholeRunCap for a run whose words are all known at once.
  */
 static pg_attribute_always_inline uint16 *
 RunCounterWideLanes(RunCounter *rc)
@@ -512,6 +521,19 @@ static pg_attribute_always_inline void
 RunCounterEndRunCap(RunCounter *rc, int64 w)
 {
 	CapTableRunEnd(&rc->cap, w);
+}
+
+/*
+ * A whole run of n words, hash[0..n), while no run is open (the current
+ * run's length is 0): the cap table's part of adding them and ending the
+ * run with weight w (RunCounterEndRunCap), straight from the caller's
+ * hashes; the caller adds their bits to the lanes and closes them itself.
+ */
+static pg_attribute_always_inline void
+RunCounterWholeRunCap(RunCounter *rc, const uint64 *hash, int32 n, int64 w)
+{
+	Assert(rc->cap.nrun == 0);
+	CapTableAddRun(&rc->cap, hash, n, w);
 }
 
 /* Ends the last run. */
