@@ -91,18 +91,33 @@ LineBreakFind(LineBreaks *lb, const char *s, int32 from, int32 to, int32 limit,
 }
 
 /*
+ * What LineClass multiplies by instead of dividing by typical
+ * (1 .. LINE_CAP_BYTES): 2^32 / typical, rounded up.
+ */
+static inline uint64
+LineInverse(int32 typical)
+{
+	return ((UINT64CONST(1) << 32) + (uint64) typical - 1) / (uint64) typical;
+}
+
+/*
  * The multiplier, in sixteenths, of a line of len >= 0 bytes (capped) when
- * the typical line has typical (1 .. LINE_CAP_BYTES) bytes; 32-bit
- * arithmetic suffices: 16 * LINE_CAP_BYTES < 2^31.
+ * the typical line has typical (1 .. LINE_CAP_BYTES) bytes, inverse being
+ * LineInverse(typical): floor(x / typical) for x = 16 * min(len,
+ * LINE_CAP_BYTES), as x * inverse / 2^32.  That is exact here: inverse
+ * exceeds 2^32 / typical by less than 1 / typical, so the product exceeds
+ * x / typical by less than x / 2^32 <= 2^-16, while x / typical falls
+ * short of the next integer by at least 1 / typical >= 2^-12
+ * (test/fuzz/tokenizer_kernels.c checks every pair).
  */
 static inline int
-LineClass(int32 len, int32 typical)
+LineClass(int32 len, int32 typical, uint64 inverse)
 {
 	uint32		m;
 
 	if (len >= typical)
 		return LINE_CLASSES - 1;
-	m = (uint32) ((LINE_CLASSES - 1) * Min(len, LINE_CAP_BYTES)) / (uint32) typical;
+	m = (uint32) (((uint64) ((LINE_CLASSES - 1) * Min(len, LINE_CAP_BYTES)) * inverse) >> 32);
 	return (int) Min(m, LINE_CLASSES - 1);
 }
 

@@ -254,7 +254,7 @@ FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 		/* an empty line holds no word: it changes nothing */
 		if (linelen > 0)
 		{
-			int			c = LineClass(linelen, st->typical);
+			int			c = LineClass(linelen, st->typical, st->typicalinverse);
 
 			if (c != class)
 			{
@@ -356,7 +356,10 @@ SegmentChunks(SegmentState *st, const char *s, int32 len, bool final)
 		{
 			/* the first chunk: s starts with the document's first bytes */
 			if (st->typical == 0)
+			{
 				st->typical = TypicalLineLength(s, len, &st->linebreaks);
+				st->typicalinverse = LineInverse(st->typical);
+			}
 			FindLineCuts(st, s, pos, end, len);
 		}
 		SegmentSpan(st, s, pos, end, len);

@@ -677,6 +677,31 @@ main(int argc, char **argv)
 		WeigherInit(&w, WEIGHTING_RUNS, false, true, 5, 1024);
 		CapTableFree(&w.rc.cap);
 	}
+	/*
+	 * LineClass multiplies by LineInverse: the same multiplier as dividing,
+	 * for every typical line length and every line length up to past the
+	 * cap
+	 */
+	for (int32 typical = 1; typical <= LINE_CAP_BYTES; typical++)
+	{
+		uint64		inverse = LineInverse(typical);
+
+		for (int32 len = 0; len <= LINE_CAP_BYTES + 2; len++)
+		{
+			int32		divided = len >= typical ? LINE_CLASSES - 1 :
+				Min((LINE_CLASSES - 1) * Min(len, LINE_CAP_BYTES) / typical,
+					LINE_CLASSES - 1);
+
+			if (LineClass(len, typical, inverse) != divided)
+			{
+				fprintf(stderr, "LineClass(%d, %d) is %d, not %d\n", len, typical,
+						LineClass(len, typical, inverse), divided);
+				return 2;
+			}
+		}
+	}
+	printf("LineClass divides exactly for every line length\n");
+
 	/* MakeCuts: a line break ends a run */
 	if (!ascii_breaks_run['\n'] || !ascii_breaks_run['\r'])
 	{

@@ -80,6 +80,9 @@ for my $seed (1, time())
 	ok($ran && $stdout =~ /^all kernels agree$/m,
 		"every kernel gives the scalar kernel's tokens and hashes on 20000 spans (seed $seed)")
 	  or diag("$stdout$stderr");
+	ok($stdout =~ /^LineClass divides exactly for every line length$/m,
+		"LineClass, multiplying by LineInverse, gives the division's quotient (seed $seed)")
+	  or diag("$stdout$stderr");
 	# every kernel saw line cuts taken (version 5's LineCheck)
 	ok($stdout =~ /^(\d+) runs with line cuts, (\d+) cuts taken$/m && $1 > 1000 && $2 > 1000,
 		"the spans exercise line cuts (seed $seed)")
