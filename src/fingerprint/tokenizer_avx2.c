@@ -127,7 +127,7 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
  * flags are bits of a word spread into bytes (pdep), eight per store.
  */
 static AVX2_TARGET pg_attribute_always_inline bool
-TokensOfWordAvx2(TokenBatch *b, uint64 w, uint64 starts, uint64 ends, uint64 gapbrk,
+TokensOfWordAvx2(TokenBatch *b, const char *lower, uint64 w, uint64 starts, uint64 ends, uint64 gapbrk,
 				 uint64 kw, uint64 r4, int32 base, bool *newrun, int32 *open)
 {
 	int			n;

@@ -44,8 +44,12 @@ enum
  * says a run break stands before it.
  */
 #define TOKEN_BATCH_WORDS 16
-/* Readable bytes before and after the lower-cased span (HashTokensAvx512) */
-#define LOWER_PAD		8
+/*
+ * Readable bytes before and after the lower-cased span: HashTokensAvx2
+ * reads 8 bytes on either side of a token, TokensOfWordAvx512 32 bytes on
+ * either side of a word of the bitmaps
+ */
+#define LOWER_PAD		32
 #define TOKEN_BATCH		(TOKEN_BATCH_WORDS * 32)
 
 /* Room past the last token for stores of 8 tokens at a time (TokensOfWordAvx2) */
@@ -58,16 +62,23 @@ typedef struct TokenBatch
 	int32		len[TOKEN_BATCH + TOKEN_BATCH_SLACK];
 	bool		newrun[TOKEN_BATCH + TOKEN_BATCH_SLACK];
 	uint64		hash[TOKEN_BATCH + TOKEN_BATCH_SLACK];
+	/*
+	 * With heads (the AVX-512 kernel): the 8 bytes at each token's start
+	 * and the 8 that end at its end (bytes outside the token are any),
+	 * which HashTokensAvx512 hashes
+	 */
+	uint64		head[TOKEN_BATCH + TOKEN_BATCH_SLACK];
+	uint64		tail[TOKEN_BATCH + TOKEN_BATCH_SLACK];
 } TokenBatch;
 
 /*
  * Appends the kept token lower[start..end) to b; longrun says it holds a run
  * of more than MAX_RUN equal bytes, shortened here in place (to the bytes
- * SegmentAsciiScalar would copy).
+ * SegmentAsciiScalar would copy); with heads, its head and tail too.
  */
 static pg_attribute_always_inline void
 BatchToken(TokenBatch *b, char *lower, int32 start, int32 end, bool longrun,
-		   bool newrun)
+		   bool newrun, bool heads)
 {
 	if (unlikely(longrun))
 	{
@@ -83,6 +94,11 @@ BatchToken(TokenBatch *b, char *lower, int32 start, int32 end, bool longrun,
 	b->off[b->n] = start;
 	b->len[b->n] = end - start;
 	b->newrun[b->n] = newrun;
+	if (heads)
+	{
+		memcpy(&b->head[b->n], lower + start, 8);
+		memcpy(&b->tail[b->n], lower + end - 8, 8);
+	}
 	b->n++;
 }
 

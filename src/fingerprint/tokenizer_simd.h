@@ -16,6 +16,8 @@
  *	  HASH_TOKENS		the HashTokens it calls
  *	  WORD_TOKENS		optional: takes the tokens of a word of the bitmaps
  *						when it can (see TokensOfWordAvx512)
+ *	  BATCH_HEADS		optional, 1: the batch holds the tokens' heads and
+ *						tails (TokenBatch), which HASH_TOKENS reads
  *	  RUN_VEC, RUN_N	vector type and number of vectors that hold the 8
  *						words of the run's lanes (RunCounterRunLanes)
  *	  RUN_LOAD(p), RUN_STORE(p, v)
@@ -36,6 +38,10 @@
  *						byte, the last byte of prev in front
  */
 #include "fingerprint/tokenizer_batch.h"
+
+#ifndef BATCH_HEADS
+#define BATCH_HEADS		0
+#endif
 
 /* bytes in [lo, lo + n), by a signed compare after moving lo to -128 */
 #define V_RANGE(v, lo, n) \
@@ -271,14 +277,14 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				if (AnySet(keep, start, end))
 				{
 					BatchToken(&batch, lower, start, end,
-							   AnySet(run4, start + MAX_RUN, end), newrun);
+							   AnySet(run4, start + MAX_RUN, end), newrun, BATCH_HEADS);
 					newrun = false;
 				}
 				else
 					newrun |= AnySet(brk, start, end);
 			}
 #ifdef WORD_TOKENS
-			if (WORD_TOKENS(&batch, w, starts, ends, gapbrk, kw, r4, base, &newrun, &open))
+			if (WORD_TOKENS(&batch, lower, w, starts, ends, gapbrk, kw, r4, base, &newrun, &open))
 				continue;
 #endif
 			/* every other token that ends here starts here */
@@ -303,7 +309,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 				/* longrun: a run of 4 from the token's fourth byte on */
 				BatchToken(&batch, lower, base + __builtin_ctzll(sb),
 						   base + __builtin_ctzll(eb) + 1,
-						   (r4 & m & (m << MAX_RUN)) != 0, newrun);
+						   (r4 & m & (m << MAX_RUN)) != 0, newrun, BATCH_HEADS);
 				newrun = false;
 			}
 			if (starts)
