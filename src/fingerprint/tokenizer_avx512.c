@@ -88,8 +88,9 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 		__mmask8	live = b->n - i >= 8 ? 0xff : (__mmask8) ((1u << (b->n - i)) - 1);
 		__m256i		len32 = _mm256_maskz_loadu_epi32(live, b->len + i);
 		__m512i		len = _mm512_cvtepi32_epi64(len32);
-		__m512i		head = _mm512_maskz_loadu_epi64(live, b->head + i);
-		__m512i		tail = _mm512_maskz_loadu_epi64(live, b->tail + i);
+		/* (lanes past b->n: whatever the arrays hold, hashed, not stored) */
+		__m512i		head = _mm512_loadu_si512(b->head + i);
+		__m512i		tail = _mm512_loadu_si512(b->tail + i);
 		__m512i		c1,
 					c2,
 					c3,
