@@ -215,8 +215,9 @@ ClassifyBlocksAvx512(const char *s, int32 len, bool numbers, int32 nblocks, char
  * first and last bytes are the positions of the set bits, in order
  * (vpcompressb of 0 .. 63; at most 32 of each), stored 16 at a time; their
  * heads and tails are picked from the lower-cased bytes around the word
- * (vpermi2b) rather than gathered later.  (The same without AVX-512, one token at a time from the bitmaps, was
- * measured no faster than the per-token loop.)
+ * (vpermi2b) rather than gathered later.  (The same without AVX-512, one
+ * token at a time from the bitmaps, was measured no faster than the
+ * per-token loop.)
  */
 static AVX512_TARGET pg_attribute_always_inline bool
 TokensOfWordAvx512(TokenBatch *b, const char *lower, uint64 w, uint64 starts, uint64 ends,
