@@ -231,6 +231,7 @@ FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 	int32		line = start;	/* start of the current line (or of the chunk) */
 	int32		before = st->linebefore;	/* the line's bytes before that */
 	int			class = st->lineclass;
+	uint64		inverse = LineInverse(st->typical); /* once a chunk, not a line */
 
 	st->ncuts = st->nextcut = 0;
 	while (listed && i < lb->n && lb->pos[i] < start)
@@ -254,7 +255,7 @@ FindLineCuts(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 		/* an empty line holds no word: it changes nothing */
 		if (linelen > 0)
 		{
-			int			c = LineClass(linelen, st->typical, st->typicalinverse);
+			int			c = LineClass(linelen, st->typical, inverse);
 
 			if (c != class)
 			{
@@ -356,10 +357,7 @@ SegmentChunks(SegmentState *st, const char *s, int32 len, bool final)
 		{
 			/* the first chunk: s starts with the document's first bytes */
 			if (st->typical == 0)
-			{
 				st->typical = TypicalLineLength(s, len, &st->linebreaks);
-				st->typicalinverse = LineInverse(st->typical);
-			}
 			FindLineCuts(st, s, pos, end, len);
 		}
 		SegmentSpan(st, s, pos, end, len);

@@ -135,7 +135,6 @@ struct SegmentState
 	 */
 	bool		lines;			/* weigh words by their line's length? */
 	int32		typical;		/* the typical line's length; 0: not yet known */
-	uint64		typicalinverse; /* LineInverse(typical) */
 	int32		linebefore;		/* bytes of the current line before the chunk */
 	int			lineclass;		/* the multiplier of the last line cut */
 	uintptr_t	linecut;		/* the next cut, or UINTPTR_MAX */
