@@ -19,6 +19,7 @@
 #include "fingerprint/tokenizer.h"
 
 #include "access/detoast.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -27,6 +28,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -91,6 +93,33 @@ ToUtf8(const char *s, int len, int *outlen)
 }
 
 /*
+ * How much of a value stored in line PrefetchInlineValue asks the CPU to
+ * fetch: all of one that PostgreSQL keeps in line uncompressed (under
+ * about 2 kB), and the start of a longer one (the hardware's prefetcher
+ * follows the first pass over it).
+ */
+#define PREFETCH_BYTES	4096
+
+/*
+ * Starts loading the bytes of document's value, if it is stored in line
+ * (not a TOAST pointer), into the cache: the setup of the call (the
+ * extractor, the tokenizer's state) then overlaps the wait for them, which
+ * the first pass over the text would otherwise meet alone.
+ */
+static inline void
+PrefetchInlineValue(const struct varlena *attr)
+{
+	if (!VARATT_IS_EXTERNAL(attr))
+	{
+		const char *p = (const char *) attr;
+		Size		n = Min(VARSIZE_ANY(attr), PREFETCH_BYTES);
+
+		for (Size q = 0; q < n; q += 64)
+			__builtin_prefetch(p + q);
+	}
+}
+
+/*
  * Feeds a document (a text datum, possibly toasted) to a new extractor and
  * returns the extractor.  A value as stored goes to stream.c where reading
  * it there costs less (SegmentStoredDocument: out of line, piece by piece
@@ -101,10 +130,12 @@ ToUtf8(const char *s, int len, int *outlen)
 static FeatureExtractor *
 ExtractDocument(Datum document, const FingerprintOptions *opts, bool introspect)
 {
-	/* the raw size (from the header or the TOAST pointer): a sizing hint */
-	FeatureExtractor *fx = FeatureExtractorCreate(opts, introspect,
-												  (int64) toast_raw_datum_size(document));
 	struct varlena *attr = (struct varlena *) DatumGetPointer(document);
+	FeatureExtractor *fx;
+
+	PrefetchInlineValue(attr);
+	/* the raw size (from the header or the TOAST pointer): a sizing hint */
+	fx = FeatureExtractorCreate(opts, introspect, (int64) toast_raw_datum_size(document));
 
 	if (!SegmentStoredDocument(attr, opts->numbers, fx))
 	{
@@ -137,6 +168,49 @@ OptionsOfCall(FunctionCallInfo fcinfo)
 }
 
 /*
+ * The memory simhash(text) works in: a document's buffers (its tokens,
+ * bitmaps and lines, the detoasted text) come from a context the backend
+ * keeps and resets after each call, whose first block (kept by a reset)
+ * holds all of them for a short document, so that a call on one allocates
+ * nothing from the C library and touches the same, cached, memory as the
+ * call before.  The memory of a call that fails is freed when its
+ * (sub)transaction aborts, or at the latest by the next call.
+ */
+#define SCRATCH_BLOCK_BYTES		(64 * 1024)
+
+static MemoryContext scratch;
+
+static void
+ScratchAbortXact(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		MemoryContextReset(scratch);
+}
+
+static void
+ScratchAbortSubXact(SubXactEvent event, SubTransactionId subid,
+					SubTransactionId parentsubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		MemoryContextReset(scratch);
+}
+
+static MemoryContext
+FingerprintScratch(void)
+{
+	if (scratch == NULL)
+	{
+		scratch = AllocSetContextCreate(TopMemoryContext, "simhash fingerprint",
+										0, SCRATCH_BLOCK_BYTES, ALLOCSET_DEFAULT_MAXSIZE);
+		RegisterXactCallback(ScratchAbortXact, NULL);
+		RegisterSubXactCallback(ScratchAbortSubXact, NULL);
+	}
+	else
+		MemoryContextReset(scratch);
+	return scratch;
+}
+
+/*
  * simhash(text) and simhash(text, features, n, weighting, numbers) return
  * the fingerprint of the document under the call's options, or NULL when
  * it has no feature.
@@ -145,10 +219,14 @@ static Datum
 FingerprintDocument(FunctionCallInfo fcinfo)
 {
 	FingerprintOptions opts = OptionsOfCall(fcinfo);
+	MemoryContext caller = MemoryContextSwitchTo(FingerprintScratch());
 	FeatureExtractor *fx = ExtractDocument(PG_GETARG_DATUM(0), &opts, false);
 	uint64		result;
+	bool		found = FeatureExtractorResult(fx, &result);
 
-	if (!FeatureExtractorResult(fx, &result))
+	MemoryContextSwitchTo(caller);
+	MemoryContextReset(scratch);
+	if (!found)
 		PG_RETURN_NULL();
 	PG_RETURN_SIMHASH(result);
 }

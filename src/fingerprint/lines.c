@@ -202,6 +202,8 @@ LinesInit(void)
 #define BUCKETS			((LINE_CAP_BYTES >> BUCKET_SHIFT) + 1)
 /* Fewer breaks than this: the median line found without buckets. */
 #define FEW_LINES		16
+/* The first bytes of the text TypicalLineLength prefetches. */
+#define PREFETCH_LINES_BYTES 8192
 
 /*
  * Runs body with l the length (capped) of each non-empty line of s[0..n)
@@ -236,6 +238,9 @@ TypicalLineLength(const char *s, int32 len, LineBreaks *lb)
 	int			bucket;
 	int32		p = 0;
 
+	/* the scan below is the text's first read: all its loads at once */
+	for (int32 q = 0; q < Min(n, PREFETCH_LINES_BYTES); q += 64)
+		__builtin_prefetch(s + q);
 	/* list the breaks of the prefix */
 	lb->base = s;
 	lb->n = lb->cursor = 0;

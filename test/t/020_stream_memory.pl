@@ -100,5 +100,40 @@ for my $table (@tables)
 			$table, $cancelled, $seconds));
 }
 
+# simhash(text) works in memory the backend keeps and clears after each
+# call; a call cancelled half-way (a long value streamed, its window and
+# tables far larger than that memory's first block) leaves it to the
+# abort of its transaction, or of its subtransaction, to clear.  The view
+# of a backend's memory contexts is there from PostgreSQL 14 on.
+if ($node->safe_psql('postgres', 'SHOW server_version_num') >= 140000)
+{
+	my $kept = q{SELECT (coalesce(sum(total_bytes), 0) / 1024)::int
+	               FROM pg_backend_memory_contexts WHERE name = 'simhash fingerprint'};
+	my ($ret, $out, $err) = $node->psql('postgres', qq{
+		SELECT simhash('a first call sets the memory up');
+		SET statement_timeout = '50ms';
+		SELECT simhash(t) FROM big_plain;
+		RESET statement_timeout;
+		$kept;
+	}, on_error_stop => 0);
+	my @lines = split /\n/, $out;
+	like($err, qr/statement timeout/, 'a call is cancelled half-way');
+	cmp_ok($lines[-1], '<=', 64, "after the transaction's abort the call's memory is cleared ($lines[-1] kB kept)");
+
+	($ret, $out, $err) = $node->psql('postgres', qq{
+		SELECT simhash('a first call sets the memory up');
+		BEGIN;
+		SAVEPOINT s;
+		SET LOCAL statement_timeout = '50ms';
+		SELECT simhash(t) FROM big_plain;
+		ROLLBACK TO SAVEPOINT s;
+		$kept;
+		COMMIT;
+	}, on_error_stop => 0);
+	@lines = split /\n/, $out;
+	like($err, qr/statement timeout/, 'a call in a subtransaction is cancelled half-way');
+	cmp_ok($lines[-1], '<=', 64, "after the subtransaction's abort the call's memory is cleared ($lines[-1] kB kept)");
+}
+
 $node->stop;
 done_testing();
