@@ -24,6 +24,13 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+#ifdef SIMHASH_LOADED_BESIDE
+	/*
+	 * A copy built by scripts/bench-dual.sh, loaded beside the installed
+	 * library, which defines the settings and hooks: only its functions run.
+	 */
+	return;
+#endif
 	SimhashFingerprintInit();
 	SimhashPlannerInit();
 	SimhashIndexInit();
