@@ -19,36 +19,18 @@ set -euo pipefail
 require_root "$@"
 BASE=${1:?usage: sudo scripts/bench-ab.sh BASE [ROUNDS]}
 ROUNDS=${2:-5}
-git -C "$REPO_ROOT" rev-parse --verify -q "$BASE^{commit}" >/dev/null || die "no commit $BASE"
-install_deps
-install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
-                 debian-reference-zh-tw manpages-zh python3
-make_workdir
-build_install
+ab_prepare "$BASE"
 LIB=$("$PG_CONFIG" --pkglibdir)/simhash.so
 cp "$WORK/src/simhash.so" "$WORK/A.so"
 say "building $BASE"
-mkdir "$WORK/base"
-git -C "$REPO_ROOT" archive "$BASE" | tar -C "$WORK/base" -xf -
-chown -R "$RUN_USER" "$WORK/base"
 as_user make -C "$WORK/base" -s >/dev/null || die "build of $BASE failed"
 cp "$WORK/base/simhash.so" "$WORK/B.so"
 # the installed library is A's again at the end, whatever happens
 trap 'rc=$?; install -m 755 "$WORK/A.so" "$LIB" || true; (exit $rc); cleanup' EXIT
 start_cluster "-c shared_buffers=256MB -c jit=off -c max_parallel_workers_per_gather=0"
 
-say "loading the near-duplicate benchmark's pages"
-as_user mkdir "$WORK/q"
-as_user python3 "$REPO_ROOT/bench/make_quality_sets.py" "$WORK/q" 200 0 >/dev/null
-psql_ <<SQL
-CREATE EXTENSION simhash;
-CREATE TABLE docs (id int, split text, lang text, name text, variant text, k int, body text);
-\copy docs FROM '$WORK/q/docs.tsv'
-CREATE TABLE pages_en AS SELECT body FROM docs WHERE lang = 'en';
-CREATE TABLE pages_zh AS SELECT body FROM docs WHERE lang <> 'en';
-\i $WORK/src/bench/cpu_seconds.sql
-SQL
-psql_ -c 'VACUUM ANALYZE pages_en' -c 'VACUUM ANALYZE pages_zh'
+load_benchmark_pages
+psql_ -f "$WORK/src/bench/cpu_seconds.sql"
 
 # One session: per language, 4 pairs of timings (md5, then simhash) after a
 # warming pair, each seconds() of bench/cpu_seconds.sql over 0.3 s of CPU

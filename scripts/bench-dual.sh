@@ -18,12 +18,7 @@ set -euo pipefail
 require_root "$@"
 BASE=${1:?usage: sudo scripts/bench-dual.sh BASE [ROUNDS]}
 ROUNDS=${2:-15}
-git -C "$REPO_ROOT" rev-parse --verify -q "$BASE^{commit}" >/dev/null || die "no commit $BASE"
-install_deps
-install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
-                 debian-reference-zh-tw manpages-zh python3
-make_workdir
-build_install
+ab_prepare "$BASE"
 
 # builds the tree in $1 as a library to load beside the installed one, $2
 beside() {
@@ -33,9 +28,6 @@ beside() {
     cp "$1/simhash.so" "$2"
 }
 say "building the working tree and $BASE to load beside the installed library"
-mkdir "$WORK/base"
-git -C "$REPO_ROOT" archive "$BASE" | tar -C "$WORK/base" -xf -
-chown -R "$RUN_USER" "$WORK/base"
 # a BASE older than this script: its _PG_init emptied the same way
 grep -q SIMHASH_LOADED_BESIDE "$WORK/base/src/simhash.c" \
     || sed -i 's/^_PG_init(void)$/&\n{ }\nstatic void unused_init(void)/' "$WORK/base/src/simhash.c"
@@ -44,19 +36,11 @@ beside "$WORK/base" "$WORK/B.so"
 chmod 755 "$WORK/A.so" "$WORK/B.so"
 start_cluster "-c shared_buffers=256MB -c jit=off -c max_parallel_workers_per_gather=0"
 
-say "loading the near-duplicate benchmark's pages"
-as_user mkdir "$WORK/q"
-as_user python3 "$REPO_ROOT/bench/make_quality_sets.py" "$WORK/q" 200 0 >/dev/null
+load_benchmark_pages
 psql_ <<SQL
-CREATE EXTENSION simhash;
-CREATE TABLE docs (id int, split text, lang text, name text, variant text, k int, body text);
-\copy docs FROM '$WORK/q/docs.tsv'
-CREATE TABLE pages_en AS SELECT body FROM docs WHERE lang = 'en';
-CREATE TABLE pages_zh AS SELECT body FROM docs WHERE lang <> 'en';
 CREATE FUNCTION fp_a(text) RETURNS simhash AS '$WORK/A.so', 'simhash_text' LANGUAGE C IMMUTABLE STRICT;
 CREATE FUNCTION fp_b(text) RETURNS simhash AS '$WORK/B.so', 'simhash_text' LANGUAGE C IMMUTABLE STRICT;
 SQL
-psql_ -c 'VACUUM ANALYZE pages_en' -c 'VACUUM ANALYZE pages_zh'
 same=$(psql_ -At -c "SELECT count(*) FILTER (WHERE fp_a(body) IS DISTINCT FROM fp_b(body)) FROM docs")
 [ "$same" = 0 ] || say "note: A and B differ on $same pages"
 

@@ -158,3 +158,35 @@ start_bench_cluster() {
 
 # psql on the throwaway cluster as its owner, stopping at the first error.
 psql_() { as_user "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+# The start of the A/B scripts (bench-ab.sh, bench-dual.sh): checks that
+# commit $1 exists, installs what they need, builds and installs the
+# working tree (in $WORK/src) and extracts commit $1 into $WORK/base.
+ab_prepare() {
+    git -C "$REPO_ROOT" rev-parse --verify -q "$1^{commit}" >/dev/null || die "no commit $1"
+    install_deps
+    install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
+                     debian-reference-zh-tw manpages-zh python3
+    make_workdir
+    build_install
+    mkdir "$WORK/base"
+    git -C "$REPO_ROOT" archive "$1" | tar -C "$WORK/base" -xf -
+    chown -R "$RUN_USER" "$WORK/base"
+}
+
+# Creates the extension and the tables pages_en and pages_zh: the
+# near-duplicate benchmark's pages (bench/make_quality_sets.py), English and
+# Chinese, in the running cluster.
+load_benchmark_pages() {
+    say "loading the near-duplicate benchmark's pages"
+    as_user mkdir "$WORK/q"
+    as_user python3 "$REPO_ROOT/bench/make_quality_sets.py" "$WORK/q" 200 0 >/dev/null
+    psql_ <<SQL
+CREATE EXTENSION simhash;
+CREATE TABLE docs (id int, split text, lang text, name text, variant text, k int, body text);
+\copy docs FROM '$WORK/q/docs.tsv'
+CREATE TABLE pages_en AS SELECT body FROM docs WHERE lang = 'en';
+CREATE TABLE pages_zh AS SELECT body FROM docs WHERE lang <> 'en';
+SQL
+    psql_ -c 'VACUUM ANALYZE pages_en' -c 'VACUUM ANALYZE pages_zh'
+}
