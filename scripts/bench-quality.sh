@@ -20,8 +20,7 @@ require_root "$@"
 ARTICLES=${1:-200}
 LONG=${2:-1200}
 install_deps
-install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
-                 debian-reference-zh-tw manpages-zh manpages manpages-dev man-db python3
+install_text_packages manpages manpages-dev man-db
 make_workdir
 build_install
 start_cluster "-c shared_buffers=256MB -c max_parallel_workers_per_gather=0"

@@ -24,8 +24,7 @@ set -euo pipefail
 require_root "$@"
 RUNS=${1:-7}
 install_deps
-install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
-                 debian-reference-zh-tw manpages-zh python3
+install_text_packages
 make_workdir
 build_install
 start_cluster "-c shared_buffers=512MB -c jit=off -c max_parallel_workers_per_gather=0"

@@ -159,14 +159,20 @@ start_bench_cluster() {
 # psql on the throwaway cluster as its owner, stopping at the first error.
 psql_() { as_user "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 
+# The Debian packages whose text the speed benchmarks read (English and
+# Chinese documentation), and python3 for the scripts that cut it up.
+install_text_packages() {
+    install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
+                     debian-reference-zh-tw manpages-zh python3 "$@"
+}
+
 # The start of the A/B scripts (bench-ab.sh, bench-dual.sh): checks that
 # commit $1 exists, installs what they need, builds and installs the
 # working tree (in $WORK/src) and extracts commit $1 into $WORK/base.
 ab_prepare() {
     git -C "$REPO_ROOT" rev-parse --verify -q "$1^{commit}" >/dev/null || die "no commit $1"
     install_deps
-    install_packages debian-handbook debian-edu-doc-zh-cn debian-reference-en debian-reference-zh-cn \
-                     debian-reference-zh-tw manpages-zh python3
+    install_text_packages
     make_workdir
     build_install
     mkdir "$WORK/base"
