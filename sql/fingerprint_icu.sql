@@ -255,13 +255,15 @@ SELECT count(*) AS strings,
 RESET simhash.fast_path;
 
 
--- The AVX2 variant of the walk (SegmentSpanV4Avx2, taken with simhash.simd
--- auto or avx2 where the CPU has AVX2) takes four Han characters at a time,
--- ends a run at ASCII or common punctuation itself and hands the rest of a
--- run near a span's end to the scalar step: strings of Han characters
--- repeated up to five times in a row (a fourth equal one is not counted),
--- with and without the punctuation of its table between them, against ICU
--- and against the scalar walk, under the default options and tf.
+-- The SIMD variants of the walk take Han characters four at a time
+-- (SegmentSpanV4Avx2: simhash.simd avx2, or auto where the CPU has AVX2
+-- but not the AVX-512 kernel's subsets) or eight at a time
+-- (SegmentSpanV4Avx512: auto where it has them), end a run at ASCII or
+-- common punctuation themselves and hand the rest of a run near a span's
+-- end to the scalar step: strings of Han characters repeated up to five
+-- times in a row (a fourth equal one is not counted), with and without the
+-- punctuation of its table between them, against ICU and against the
+-- scalar walk, under the default options and tf, with auto and with avx2.
 CREATE TEMP TABLE han_runs AS
 SELECT i, string_agg(substr(CASE i % 3
     WHEN 0 THEN $$重重重重重中中中文近似复，。、“”—…々〇ー・「」（）：；！？　 a1$$
@@ -271,6 +273,9 @@ SELECT i, string_agg(substr(CASE i % 3
   FROM generate_series(1, 6000) i, generate_series(1, 8 + i % 61) j GROUP BY i;
 CREATE TEMP TABLE han_fast AS
 SELECT i, simhash(s) AS fp, simhash(s, 'words', 1, 'tf') AS tf FROM han_runs;
+SET simhash.simd = avx2;
+CREATE TEMP TABLE han_avx2 AS
+SELECT i, simhash(s) AS fp, simhash(s, 'words', 1, 'tf') AS tf FROM han_runs;
 SET simhash.simd = off;
 CREATE TEMP TABLE han_scalar AS
 SELECT i, simhash(s) AS fp, simhash(s, 'words', 1, 'tf') AS tf FROM han_runs;
@@ -279,7 +284,9 @@ SET simhash.fast_path = off;
 SELECT count(*) AS strings,
        count(*) FILTER (WHERE f.fp IS DISTINCT FROM simhash(s)) AS default_mismatches,
        count(*) FILTER (WHERE f.tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS tf_mismatches,
+       count(*) FILTER (WHERE a.fp IS DISTINCT FROM simhash(s)
+                          OR a.tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS avx2_mismatches,
        count(*) FILTER (WHERE c.fp IS DISTINCT FROM simhash(s)
                           OR c.tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS scalar_mismatches
-  FROM han_runs r JOIN han_fast f USING (i) JOIN han_scalar c USING (i);
+  FROM han_runs r JOIN han_fast f USING (i) JOIN han_avx2 a USING (i) JOIN han_scalar c USING (i);
 RESET simhash.fast_path;

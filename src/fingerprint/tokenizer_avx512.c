@@ -11,15 +11,6 @@
 #ifdef USE_AVX2_SEGMENTER
 
 /*
- * Code for CPUs with the AVX-512 subsets of cpu_has_avx512.  (A test that
- * emulates the instructions in portable C, test/fuzz/avx512emu, defines it
- * empty, so that the compiler emits no AVX-512 instruction of its own.)
- */
-#ifndef AVX512_TARGET
-#define AVX512_TARGET __attribute__((target("avx2,bmi,bmi2,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512vbmi2")))
-#endif
-
-/*
  * XXH3_len_9to16_64b (default secret, seed 0) in each 64-bit lane, from
  * the 8 bytes at the token's start (head), the 8 that end at its end
  * (tail) and its length: the two words flipped, their 128-bit product from

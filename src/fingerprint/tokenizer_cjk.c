@@ -392,7 +392,7 @@ HashesCjk(const SegmentState *st)
  * 0.1 ms), so that ScanCjkRun loads a character's hash instead of
  * computing it.  (HashCjkRunAvx2 computes four at a time instead,
  * Xxh3ThreeBytesAvx2: on Zen 3 that was faster than waiting for the
- * table's lines, a quarter of which missed L1.)
+ * table's lines, a quarter of which missed L1; HashCjkRunAvx512 eight.)
  */
 #define HAN_FIRST	0x4E00
 #define HAN_LAST	0x9FFF
@@ -428,7 +428,14 @@ typedef struct CjkLanes
 /* CountRunWords copies the hashes of a run of up to this many tokens as a whole */
 #define CJK_COPY	16
 
+/* What ScanCjkRun hashes with: portable code, AVX2, or AVX-512 too */
+#define CJK_PORTABLE	0
+#define CJK_AVX2		1
+#define CJK_AVX512		2
+
 #ifdef USE_AVX2_SEGMENTER
+static int32 HashCjkRunAvx512(const uint8_t *u, int32 at, int32 end, uint64 *hash,
+							  int32 *n, UChar32 *next, int32 *r, CjkLanes *lanes);
 static int32 HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash,
 							int32 *n, UChar32 *next, int32 *r, CjkLanes *lanes);
 #endif
@@ -512,7 +519,7 @@ CjkCharacter(const uint8_t *u, int32 *at, int32 end, uint32 *last, int *repeat,
  */
 static pg_attribute_always_inline int32
 ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
-		   UChar32 *next, int32 *r, CjkLanes *lanes, bool avx2)
+		   UChar32 *next, int32 *r, CjkLanes *lanes, int simd)
 {
 	int32		at = q;
 	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
@@ -556,8 +563,10 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 	if (unlikely(han_hash == NULL))
 		HanHashInit();
 #ifdef USE_AVX2_SEGMENTER
-	/* the AVX2 variant with the ASCII kernels of AVX2 (SegmentSpanV4) */
-	if (avx2)
+	/* the SIMD variants with the ASCII kernels of AVX2 or AVX-512 (SegmentSpanV4) */
+	if (simd == CJK_AVX512)
+		return HashCjkRunAvx512(u, q, end, hash, n, next, r, lanes);
+	if (simd == CJK_AVX2)
 		return HashCjkRunAvx2(u, q, end, hash, n, next, r, lanes);
 #endif
 	*r = -1;					/* until a non-ASCII character ends the run */
@@ -777,6 +786,151 @@ done:
 	*n = count;
 	return at;
 }
+
+/*
+ * HashCjkRunAvx2 for the AVX-512 kernel's documents: the same tokens,
+ * hashes and results, eight characters at a time.  Their code points are
+ * decoded and checked with AVX2 (the 24 bytes as two halves of 12, one per
+ * 128-bit lane), their hashes computed in one vector of 512 bits with
+ * AVX-512's 64-bit products (the two of XXH3_len_1to3_64b's avalanche in
+ * two instructions where AVX2 takes eleven), and each one's bits added to
+ * the byte lanes, all eight lanes at once: hash >> k in word k.  Inlined
+ * into SegmentSpanV4Avx512.
+ */
+static AVX512_TARGET int32
+HashCjkRunAvx512(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
+				 UChar32 *next, int32 *r, CjkLanes *lanes)
+{
+	uint32		last = UINT32_MAX;	/* the previous code point, none yet */
+	int			repeat = 0;
+	int32		count = 0;
+	/* per 128-bit lane: its four 3-byte sequences, one per 32-bit lane */
+	const __m256i spread3 = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1,
+																	  6, 7, 8, -1, 9, 10, 11, -1));
+	/* XXH3's "combined" of each 3 bytes b0 b1 b2: b2, len, b0, b1 */
+	const __m256i xxh3_order = _mm256_broadcastsi128_si256(_mm_setr_epi8(2, -1, 0, 1, 5, -1, 3, 4,
+																		 8, -1, 6, 7, 11, -1, 9, 10));
+	const __m256i keyed = _mm256_set1_epi32((int32) (XXH3_ONE_TO_THREE_BITFLIP ^ (3 << 8)));
+	const __m256i lead_mask = _mm256_set1_epi32(0xC0C0F0);
+	const __m256i lead = _mm256_set1_epi32(0x8080E0);
+	const __m256i m0f = _mm256_set1_epi32(0x0F);
+	const __m256i m3f00 = _mm256_set1_epi32(0x3F00);
+	const __m256i m3f = _mm256_set1_epi32(0x3F);
+	const __m256i first = _mm256_set1_epi32(HAN_FIRST);
+	const __m256i span = _mm256_set1_epi32(HAN_LAST - HAN_FIRST);
+	/* lane 0 from the previous group, lanes 1-7 from lanes 0-6 */
+	const __m256i back1 = _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6);
+	const __m512i shifts = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+	const __m512i ones = _mm512_set1_epi64((int64) UINT64CONST(0x0101010101010101));
+	/* the lanes in two sums, so that each addition waits less */
+	__m512i		acc = _mm512_setzero_si512(),
+				acc2 = _mm512_setzero_si512();
+
+/* hash's bits added to the byte lanes in a: word k counts bits k, k + 8, ... */
+#define ADD_LANES(a, hv) \
+	((a) = _mm512_add_epi64((a), _mm512_and_si512(_mm512_srlv_epi64((hv), shifts), ones)))
+
+	*r = -1;					/* until a non-ASCII character ends the run */
+	for (;;)
+	{
+		uint64		h;
+		CjkStep		step;
+
+		/* 28: the second half's load reads 16 bytes from at + 12 */
+		while (at + 28 <= end)
+		{
+			/* the 24 bytes at u[at] as eight 3-byte sequences, one per lane */
+			__m256i		raw = _mm256_loadu2_m128i((const __m128i *) (u + at + 12),
+												  (const __m128i *) (u + at));
+			__m256i		v = _mm256_shuffle_epi8(raw, spread3);
+			__m256i		three = _mm256_cmpeq_epi32(_mm256_and_si256(v, lead_mask), lead);
+			__m256i		cp = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(v, m0f), 12),
+															 _mm256_srli_epi32(_mm256_and_si256(v, m3f00), 2)),
+											 _mm256_and_si256(_mm256_srli_epi32(v, 16), m3f));
+			__m256i		idx = _mm256_sub_epi32(cp, first);
+			/* Han: idx <= HAN_LAST - HAN_FIRST, unsigned */
+			__m256i		inhan = _mm256_cmpeq_epi32(_mm256_min_epu32(idx, span), idx);
+			/* each unlike the one before: [last, cp0, ..., cp6] */
+			__m256i		prev = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(cp, back1),
+												  _mm256_set1_epi32((int32) last), 0x01);
+			__m256i		good = _mm256_andnot_si256(_mm256_cmpeq_epi32(cp, prev),
+												   _mm256_and_si256(three, inhan));
+			/* the leading characters that pass: as ScanCjkRun would take them */
+			int			take = __builtin_ctz(~_mm256_movemask_ps(_mm256_castsi256_ps(good)));
+			/* every lane hashed (a failed one to no use), the first take kept */
+			__m512i		hv = _mm512_cvtepu32_epi64(_mm256_xor_si256(_mm256_shuffle_epi8(raw, xxh3_order),
+																   keyed));
+
+			/* below 2^32, so XXH64_avalanche's first h ^= h >> 33 changes nothing */
+			hv = _mm512_mullo_epi64(hv, _mm512_set1_epi64((int64) XXH_PRIME64_2));
+			hv = _mm512_xor_si512(hv, _mm512_srli_epi64(hv, 29));
+			hv = _mm512_mullo_epi64(hv, _mm512_set1_epi64((int64) XXH_PRIME64_3));
+			hv = _mm512_xor_si512(hv, _mm512_srli_epi64(hv, 32));
+			_mm512_storeu_si512(hash + count, hv);
+			hv = _mm512_maskz_mov_epi64((__mmask8) ((1u << take) - 1), hv);
+			for (int k = 0; k < 8; k += 2)
+			{
+				ADD_LANES(acc, _mm512_permutexvar_epi64(_mm512_set1_epi64(k), hv));
+				ADD_LANES(acc2, _mm512_permutexvar_epi64(_mm512_set1_epi64(k + 1), hv));
+			}
+
+			if (likely(take == 8))
+			{
+				count += 8;
+				at += 24;
+				last = (uint32) _mm256_extract_epi32(cp, 7);
+				repeat = 1;
+				continue;
+			}
+			count += take;
+			at += 3 * take;
+			if (take > 0)
+			{
+				last = (uint32) _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(cp, _mm256_set1_epi32(take - 1)));
+				repeat = 1;
+			}
+
+			/*
+			 * The character that stopped them ends the run if it is ASCII
+			 * or punctuation of PunctClass (three bytes, not CJK): as
+			 * CjkCharacter would find
+			 */
+			if ((_mm256_movemask_ps(_mm256_castsi256_ps(three)) >> take) & 1)
+			{
+				UChar32		c = _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(cp, _mm256_set1_epi32(take)));
+
+				if (PunctClass(c) != 0)
+				{
+					*next = c;
+					*r = at + 3;
+					goto done;
+				}
+			}
+			else if (u[at] < 0x80)
+			{
+				*r = at;
+				goto done;
+			}
+			break;
+		}
+
+		/* one character, as in ScanCjkRun */
+		step = CjkCharacter(u, &at, end, &last, &repeat, next, r, &h);
+		if (step == CJK_END)
+			break;
+		if (step == CJK_SKIP)
+			continue;
+		hash[count++] = h;
+		ADD_LANES(acc, _mm512_set1_epi64((int64) h));
+	}
+#undef ADD_LANES
+	if (*r < 0)
+		*r = at;
+done:
+	_mm512_storeu_si512(lanes->w, _mm512_add_epi64(acc, acc2));
+	*n = count;
+	return at;
+}
 #endif
 
 /*
@@ -951,7 +1105,7 @@ SlowPieceEnd(const char *s, int32 start, int32 a, int32 q, int32 end, int32 len)
  */
 static pg_attribute_always_inline void
 SegmentSpanV4Body(SegmentState *st, const char *s, int32 start, int32 end, int32 len,
-				  bool avx2)
+				  int simd)
 {
 	const uint8_t *u = (const uint8_t *) s;
 	int32		p = start;		/* start of the ASCII stretch not yet segmented */
@@ -983,7 +1137,7 @@ SegmentSpanV4Body(SegmentState *st, const char *s, int32 start, int32 end, int32
 			int32		n;
 			int			pc;
 			CjkLanes	lanes;
-			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes, avx2);
+			int32		e = ScanCjkRun(st, u, q, end, &n, &c, &r, &lanes, simd);
 
 			/* can the fast path cut at the run's end? */
 			SegmentAsciiStretch(st, s, p, q);
@@ -1082,7 +1236,14 @@ __attribute__((target("avx2")))
 static void
 SegmentSpanV4Avx2(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 {
-	SegmentSpanV4Body(st, s, start, end, len, true);
+	SegmentSpanV4Body(st, s, start, end, len, CJK_AVX2);
+}
+
+/* The same with the AVX-512 variant (HashCjkRunAvx512), compiled for AVX-512. */
+static AVX512_TARGET void
+SegmentSpanV4Avx512(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
+{
+	SegmentSpanV4Body(st, s, start, end, len, CJK_AVX512);
 }
 #endif
 
@@ -1090,12 +1251,17 @@ void
 SegmentSpanV4(SegmentState *st, const char *s, int32 start, int32 end, int32 len)
 {
 #ifdef USE_AVX2_SEGMENTER
-	/* with the ASCII kernels of AVX2 (simhash.simd) */
-	if (st->ascii == SegmentAsciiAvx2 || st->ascii == SegmentAsciiAvx512)
+	/* with the ASCII kernels of AVX2 and AVX-512 (simhash.simd) */
+	if (st->ascii == SegmentAsciiAvx512)
+	{
+		SegmentSpanV4Avx512(st, s, start, end, len);
+		return;
+	}
+	if (st->ascii == SegmentAsciiAvx2)
 	{
 		SegmentSpanV4Avx2(st, s, start, end, len);
 		return;
 	}
 #endif
-	SegmentSpanV4Body(st, s, start, end, len, false);
+	SegmentSpanV4Body(st, s, start, end, len, CJK_PORTABLE);
 }

@@ -245,6 +245,17 @@ extern TOKENIZER_INTERNAL void SegmentAsciiAvx2(SegmentState *st, const char *s,
 extern TOKENIZER_INTERNAL void SegmentAsciiAvx512(SegmentState *st, const char *s, int32 len);
 
 /*
+ * Code for CPUs with the AVX-512 subsets of AsciiKernelAvx512Supported:
+ * the AVX-512 kernel (tokenizer_avx512.c) and the CJK runs' hashing that
+ * goes with it (tokenizer_cjk.c).  (A test that emulates the instructions
+ * in portable C, test/fuzz/avx512emu, defines it empty, so that the
+ * compiler emits no AVX-512 instruction of its own.)
+ */
+#ifndef AVX512_TARGET
+#define AVX512_TARGET __attribute__((target("avx2,bmi,bmi2,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512vbmi2")))
+#endif
+
+/*
  * a * c mod 2^64 in each 64-bit lane, c given as its low and high 32 bits
  * in every lane (AVX2 multiplies 32 by 32 bits only): for the XXH3 formulas
  * of the AVX2 hashing of words and of Han characters.

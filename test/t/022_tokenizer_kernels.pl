@@ -123,7 +123,7 @@ if (@emulated)
 	my $machine = "$dir/golden_avx512_emulated";
 	$built = compile("$dir/weights_emulated.o", '-Itest/fuzz/avx512emu', '-c',
 		'src/fingerprint/weights.c')
-	  && compile("$dir/tokenizer_cjk_emulated.o",
+	  && compile("$dir/tokenizer_cjk_emulated.o", '-Itest/fuzz/avx512emu',
 		'-DSegmentAsciiAvx512=SegmentAsciiAvx512Emulated', '-c',
 		'src/fingerprint/tokenizer_cjk.c')
 	  && compile($machine, @emulated, 'test/fuzz/golden_kernels.c', $driver, @golden_sources,

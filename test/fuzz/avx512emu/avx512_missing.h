@@ -109,6 +109,24 @@ emu_mm512_cvtepi32_epi64(simde__m256i a)
 #define _mm512_cvtepi32_epi64(a) emu_mm512_cvtepi32_epi64(a)
 #endif
 
+/* AVX512F: 8 unsigned 32-bit elements, zero-extended to 64 bits. */
+#ifndef _mm512_cvtepu32_epi64
+static inline simde__m512i
+emu_mm512_cvtepu32_epi64(simde__m256i a)
+{
+	uint32_t	in[8];
+	uint64_t	out[8];
+	simde__m512i r;
+
+	memcpy(in, &a, sizeof(in));
+	for (int j = 0; j < 8; j++)
+		out[j] = in[j];
+	memcpy(&r, out, sizeof(r));
+	return r;
+}
+#define _mm512_cvtepu32_epi64(a) emu_mm512_cvtepu32_epi64(a)
+#endif
+
 /* AVX512F: 16 unsigned bytes, zero-extended to 32 bits. */
 #ifndef _mm512_cvtepu8_epi32
 static inline simde__m512i
