@@ -606,6 +606,33 @@ ScanCjkRun(SegmentState *st, const uint8_t *u, int32 q, int32 end, int32 *n,
 }
 
 #ifdef USE_AVX2_SEGMENTER
+/*
+ * After a vector step of HashCjkRunAvx2 or HashCjkRunAvx512 that took
+ * fewer than all its characters: does the character at u[at] that stopped
+ * it end the run, as CjkCharacter would find?  It does if it is ASCII, or
+ * punctuation of PunctClass (three bytes, three; code point c); then *next
+ * (for punctuation) and *r are set as ScanCjkRun sets them.
+ */
+static pg_attribute_always_inline bool
+StopEndsCjkRun(const uint8_t *u, int32 at, bool three, UChar32 c, UChar32 *next, int32 *r)
+{
+	if (three)
+	{
+		if (PunctClass(c) != 0)
+		{
+			*next = c;
+			*r = at + 3;
+			return true;
+		}
+	}
+	else if (u[at] < 0x80)
+	{
+		*r = at;
+		return true;
+	}
+	return false;
+}
+
 /* XXH3_len_1to3_64b's bitflip under the default secret and seed 0 */
 #define XXH3_ONE_TO_THREE_BITFLIP \
 	(XXH_readLE32(XXH3_kSecret) ^ XXH_readLE32(XXH3_kSecret + 4))
@@ -739,28 +766,12 @@ HashCjkRunAvx2(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 				repeat = 1;
 			}
 
-			/*
-			 * The character that stopped them ends the run if it is ASCII
-			 * or punctuation of PunctClass (three bytes, not CJK): as
-			 * CjkCharacter would find
-			 */
-			if ((_mm_movemask_ps(_mm_castsi128_ps(three)) >> take) & 1)
-			{
-				UChar32		c = _mm_cvtsi128_si32(_mm_castps_si128(
-										_mm_permutevar_ps(_mm_castsi128_ps(cp), _mm_set1_epi32(take))));
-
-				if (PunctClass(c) != 0)
-				{
-					*next = c;
-					*r = at + 3;
-					goto done;
-				}
-			}
-			else if (u[at] < 0x80)
-			{
-				*r = at;
+			/* the character that stopped them may end the run */
+			if (StopEndsCjkRun(u, at, (_mm_movemask_ps(_mm_castsi128_ps(three)) >> take) & 1,
+							   _mm_cvtsi128_si32(_mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(cp),
+																				_mm_set1_epi32(take)))),
+							   next, r))
 				goto done;
-			}
 			break;
 		}
 
@@ -890,27 +901,11 @@ HashCjkRunAvx512(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 				repeat = 1;
 			}
 
-			/*
-			 * The character that stopped them ends the run if it is ASCII
-			 * or punctuation of PunctClass (three bytes, not CJK): as
-			 * CjkCharacter would find
-			 */
-			if ((_mm256_movemask_ps(_mm256_castsi256_ps(three)) >> take) & 1)
-			{
-				UChar32		c = _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(cp, _mm256_set1_epi32(take)));
-
-				if (PunctClass(c) != 0)
-				{
-					*next = c;
-					*r = at + 3;
-					goto done;
-				}
-			}
-			else if (u[at] < 0x80)
-			{
-				*r = at;
+			/* the character that stopped them may end the run */
+			if (StopEndsCjkRun(u, at, (_mm256_movemask_ps(_mm256_castsi256_ps(three)) >> take) & 1,
+							   _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(cp, _mm256_set1_epi32(take))),
+							   next, r))
 				goto done;
-			}
 			break;
 		}
 

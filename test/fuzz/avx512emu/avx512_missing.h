@@ -91,58 +91,48 @@ EMU_MASK_STOREU(emu_mm512_mask_storeu_epi64, simde__mmask8, uint64_t, 8)
 #define _mm512_mask_storeu_epi64(p, k, a) emu_mm512_mask_storeu_epi64(p, k, a)
 #endif
 
+/*
+ * The widening conversions: the n elements of type tin in a (of vector
+ * type vin), each converted to tout (sign- or zero-extended as tin is
+ * signed or not), in order, in a vector of 512 bits.
+ */
+#define EMU_WIDEN(name, vin, tin, tout, n) \
+static inline simde__m512i \
+name(vin a) \
+{ \
+	tin			in[n]; \
+	tout		out[n]; \
+	simde__m512i r; \
+\
+	memcpy(in, &a, sizeof(in)); \
+	for (int j = 0; j < n; j++) \
+		out[j] = in[j]; \
+	memcpy(&r, out, sizeof(r)); \
+	return r; \
+}
+
 /* AVX512F: 8 signed 32-bit elements, sign-extended to 64 bits. */
 #ifndef _mm512_cvtepi32_epi64
-static inline simde__m512i
-emu_mm512_cvtepi32_epi64(simde__m256i a)
-{
-	int32_t		in[8];
-	int64_t		out[8];
-	simde__m512i r;
-
-	memcpy(in, &a, sizeof(in));
-	for (int j = 0; j < 8; j++)
-		out[j] = in[j];
-	memcpy(&r, out, sizeof(r));
-	return r;
-}
+EMU_WIDEN(emu_mm512_cvtepi32_epi64, simde__m256i, int32_t, int64_t, 8)
 #define _mm512_cvtepi32_epi64(a) emu_mm512_cvtepi32_epi64(a)
 #endif
 
 /* AVX512F: 8 unsigned 32-bit elements, zero-extended to 64 bits. */
 #ifndef _mm512_cvtepu32_epi64
-static inline simde__m512i
-emu_mm512_cvtepu32_epi64(simde__m256i a)
-{
-	uint32_t	in[8];
-	uint64_t	out[8];
-	simde__m512i r;
-
-	memcpy(in, &a, sizeof(in));
-	for (int j = 0; j < 8; j++)
-		out[j] = in[j];
-	memcpy(&r, out, sizeof(r));
-	return r;
-}
+EMU_WIDEN(emu_mm512_cvtepu32_epi64, simde__m256i, uint32_t, uint64_t, 8)
 #define _mm512_cvtepu32_epi64(a) emu_mm512_cvtepu32_epi64(a)
 #endif
 
 /* AVX512F: 16 unsigned bytes, zero-extended to 32 bits. */
 #ifndef _mm512_cvtepu8_epi32
-static inline simde__m512i
-emu_mm512_cvtepu8_epi32(simde__m128i a)
-{
-	uint8_t		in[16];
-	uint32_t	out[16];
-	simde__m512i r;
-
-	memcpy(in, &a, sizeof(in));
-	for (int j = 0; j < 16; j++)
-		out[j] = in[j];
-	memcpy(&r, out, sizeof(r));
-	return r;
-}
+EMU_WIDEN(emu_mm512_cvtepu8_epi32, simde__m128i, uint8_t, uint32_t, 16)
 #define _mm512_cvtepu8_epi32(a) emu_mm512_cvtepu8_epi32(a)
+#endif
+
+/* AVX512BW: the 32 bytes of a zero-extended to 16-bit elements, in order. */
+#ifndef _mm512_cvtepu8_epi16
+EMU_WIDEN(emu_mm512_cvtepu8_epi16, simde__m256i, uint8_t, uint16_t, 32)
+#define _mm512_cvtepu8_epi16(a) emu_mm512_cvtepu8_epi16(a)
 #endif
 
 /*
@@ -191,24 +181,6 @@ emu_mm512_maskz_compress_epi8(simde__mmask64 k, simde__m512i a)
 	return r;
 }
 #define _mm512_maskz_compress_epi8(k, a) emu_mm512_maskz_compress_epi8(k, a)
-#endif
-
-/* AVX512BW: the 32 bytes of a zero-extended to 16-bit elements, in order. */
-#ifndef _mm512_cvtepu8_epi16
-static inline simde__m512i
-emu_mm512_cvtepu8_epi16(simde__m256i a)
-{
-	uint8_t		b[32];
-	uint16_t	e[32];
-	simde__m512i r;
-
-	memcpy(b, &a, sizeof(b));
-	for (int j = 0; j < 32; j++)
-		e[j] = b[j];
-	memcpy(&r, e, sizeof(r));
-	return r;
-}
-#define _mm512_cvtepu8_epi16(a) emu_mm512_cvtepu8_epi16(a)
 #endif
 
 #endif							/* AVX512EMU_MISSING_H */
