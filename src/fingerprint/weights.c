@@ -429,40 +429,35 @@ typedef struct FrequentSlot
 {
 	uint64		hash;
 	int32		ppm;
-	int32		damp_ppm;
-	double		shed;			/* 1 - damp_ppm / ppm (IEEE double), computed
-								 * once: RobustWeight's factor without a
-								 * division per word */
+	double		shed;			/* 1 - damp_ppm / ppm (IEEE double) if the
+								 * word is damped (ppm > damp_ppm, see
+								 * FrequentWord), else 0: computed once,
+								 * RobustWeight's factor without a division
+								 * per word */
 } FrequentSlot;
 
 static FrequentSlot frequent[FREQUENT_SLOTS];
 static bool frequent_ready = false;
 
 /*
- * A filter in front of the table: bit (hash >> 52) of frequent_filter is
- * set for the hash of every listed word, so nearly every other word is
- * turned away by one load.
+ * An index in front of the table, by the hash's top 12 bits, which also
+ * filters (nearly every word that is not listed is turned away by one
+ * load): frequent_index[hash >> 52] is 0 when no listed word has those
+ * bits, FREQUENT_SHARED when two or more have (then FrequentFind probes
+ * the table), else the index into frequent_shed of the one that has: its
+ * hash and its FrequentSlot's shed.  Entry 0 sheds nothing.  RobustWeight
+ * reads it without a branch on whether the word is listed (as
+ * unpredictable as the words: with a filter's branch and the probe, the
+ * lookup took 4 % of an English page's time, now 2 %).
  */
-#define FREQUENT_FILTER_BITS 4096
-static uint64 frequent_filter[FREQUENT_FILTER_BITS / 64];
-
-/*
- * What RobustWeight reads, without a branch on whether the word is listed
- * (as unpredictable as the words: with the filter's branch and the probe,
- * the lookup took 4 % of an English page's time, now 2 %):
- * frequent_index[hash >> 52] is 0 when no listed word has
- * those top 12 bits, FREQUENT_SHARED when two or more have (then
- * FrequentFind looks the word up), else the index into frequent_shed of the
- * one that has: its hash, and the share of its weight that version 4 sheds
- * (FrequentSlot's shed if it is damped, else 0).  Entry 0 sheds nothing.
- */
+#define FREQUENT_INDEX_SIZE 4096
 #define FREQUENT_SHARED 255
 typedef struct FrequentShed
 {
 	uint64		hash;
 	double		shed;
 } FrequentShed;
-static uint8 frequent_index[FREQUENT_FILTER_BITS];
+static uint8 frequent_index[FREQUENT_INDEX_SIZE];
 static FrequentShed frequent_shed[FREQUENT_SLOTS / 2 + 1];
 
 /*
@@ -484,21 +479,22 @@ FrequentInit(void)
 	Assert(simhash_nfrequent_words <= FREQUENT_SLOTS / 2);
 	for (int k = 0; k < simhash_nfrequent_words; k++)
 	{
-		const char *word = simhash_frequent_words[k].word;
-		uint64		hash = XXH3_64bits(word, strlen(word));
+		const FrequentWord *fw = &simhash_frequent_words[k];
+		uint64		hash = XXH3_64bits(fw->word, strlen(fw->word));
 		uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
 
 		while (frequent[i].ppm != 0)
 			i = (i + 1) & (FREQUENT_SLOTS - 1);
 		frequent[i].hash = hash;
-		frequent[i].ppm = simhash_frequent_words[k].ppm;
-		frequent[i].damp_ppm = simhash_frequent_words[k].damp_ppm;
-		frequent[i].shed = 1.0 - (double) frequent[i].damp_ppm / frequent[i].ppm;
-		frequent_filter[(hash >> 52) / 64] |= UINT64CONST(1) << ((hash >> 52) % 64);
-		if (frequent[i].ppm > frequent[i].damp_ppm)
+		frequent[i].ppm = fw->ppm;
+		frequent[i].shed = 0.0;
+		if (fw->ppm > fw->damp_ppm)
+		{
+			frequent[i].shed = 1.0 - (double) fw->damp_ppm / fw->ppm;
 			damped[ndamped++] = hash;
+		}
 		frequent_shed[k + 1].hash = hash;
-		frequent_shed[k + 1].shed = frequent[i].ppm > frequent[i].damp_ppm ? frequent[i].shed : 0.0;
+		frequent_shed[k + 1].shed = frequent[i].shed;
 		frequent_index[hash >> 52] = frequent_index[hash >> 52] == 0 ? k + 1 : FREQUENT_SHARED;
 	}
 	for (int c = 0; c < SQRT_TABLE; c++)
@@ -512,7 +508,7 @@ FrequentFind(uint64 hash)
 {
 	uint32		i = (uint32) hash & (FREQUENT_SLOTS - 1);
 
-	if (!((frequent_filter[(hash >> 52) / 64] >> ((hash >> 52) % 64)) & 1))
+	if (frequent_index[hash >> 52] == 0)
 		return NULL;
 	while (frequent[i].ppm != 0)
 	{
@@ -538,7 +534,7 @@ FrequentShare(uint64 hash)
 	{
 		const FrequentSlot *f = FrequentFind(hash);
 
-		return f != NULL && f->ppm > f->damp_ppm ? f->shed : 0.0;
+		return f != NULL ? f->shed : 0.0;
 	}
 	/* the shed if the hash is the entry's, else +0.0: a select, not a branch */
 	memcpy(&bits, &frequent_shed[k].shed, sizeof(bits));
@@ -905,7 +901,7 @@ CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
 		scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
 		delta[n] = count;
 		n += (count > 1) |
-			(filtered && (int32) ((frequent_filter[f / 64] >> (f % 64)) & 1));
+			(filtered && frequent_index[f] != 0);
 		*e = (CapEntry) {0, 0};
 	}
 	return n;
@@ -1454,17 +1450,19 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		int64		total = 0;
 		int64		words = 0;
 		int64		cap;
+		double		g;
 
 		if (unlikely(!frequent_ready))
 			FrequentInit();
 		for (int64 i = 0; i < n; i++)
 			words += stats[i].count;
+		g = DampStrength(words);
 		for (int64 i = 0; i < n; i++)
 		{
 			int64		w = (int64) UncappedWeight(weighting, &stats[i]);
 
 			robust[i] = i < firstuncapped ?
-				RobustWeight(stats[i].hash, w, stats[i].count, DampStrength(words)) :
+				RobustWeight(stats[i].hash, w, stats[i].count, g) :
 				w * SIMHASH_WEIGHT_SCALE;
 			total += robust[i];
 		}
