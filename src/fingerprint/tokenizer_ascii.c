@@ -13,8 +13,6 @@
  */
 #include "fingerprint/tokenizer_kernel.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 uint8		ascii_class[128];
 bool		ascii_breaks_run[128];

@@ -37,10 +37,6 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 	const uint64 flip48v = XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16);
 	const __m256i flip13 = _mm256_set1_epi64x((int64) flip13v);
 	const __m256i flip48 = _mm256_set1_epi64x((int64) flip48v);
-	const __m256i p2lo = _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xffffffff));
-	const __m256i p2hi = _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32));
-	const __m256i p3lo = _mm256_set1_epi64x((int64) (XXH_PRIME64_3 & 0xffffffff));
-	const __m256i p3hi = _mm256_set1_epi64x((int64) (XXH_PRIME64_3 >> 32));
 	const __m256i rrlo = _mm256_set1_epi64x((int64) UINT64CONST(0x1E98DF25));
 	const __m256i rrhi = _mm256_set1_epi64x((int64) UINT64CONST(0x9FB21C65));
 	const __m256i byte = _mm256_set1_epi64x(0xff);
@@ -78,12 +74,7 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 		c3 = _mm256_srli_epi64(tail, 56);
 		h13 = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64(c1, 16), _mm256_slli_epi64(c2, 24)),
 							  _mm256_or_si256(c3, _mm256_slli_epi64(len, 8)));
-		h13 = _mm256_xor_si256(h13, flip13);
-		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 33));
-		h13 = Mul64Avx2(h13, p2lo, p2hi);
-		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 29));
-		h13 = Mul64Avx2(h13, p3lo, p3hi);
-		h13 = _mm256_xor_si256(h13, _mm256_srli_epi64(h13, 32));
+		h13 = Xxh3AvalancheSmallAvx2(_mm256_xor_si256(h13, flip13));
 
 		/* 4-8 bytes: the first 4 bytes (high half) and the last 4 (low) */
 		h48 = _mm256_add_epi64(_mm256_srli_epi64(tail, 32), _mm256_slli_epi64(head, 32));

@@ -96,8 +96,8 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 		c3 = _mm512_srli_epi64(tail, 56);
 		h13 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi64(c1, 16), _mm512_slli_epi64(c2, 24)),
 							  _mm512_or_si512(c3, _mm512_slli_epi64(len, 8)));
+		/* below 2^32: XXH64_avalanche's first h ^= h >> 33 changes nothing */
 		h13 = _mm512_xor_si512(h13, flip13);
-		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 33));
 		h13 = _mm512_mullo_epi64(h13, prime2);
 		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 29));
 		h13 = _mm512_mullo_epi64(h13, prime3);

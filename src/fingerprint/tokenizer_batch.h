@@ -17,8 +17,6 @@
 
 #ifdef USE_SSE2_SEGMENTER
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 /*
  * Bitmaps of an ASCII span that the token loop reads, one bit per byte, in

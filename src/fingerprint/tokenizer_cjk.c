@@ -59,8 +59,6 @@
 
 #include <unicode/utf8.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 /* Passes on the token s[0..len), hashed here under the default options. */
 static pg_attribute_always_inline void
@@ -648,15 +646,7 @@ __attribute__((target("avx2")))
 static inline __m256i
 Xxh3ThreeBytesAvx2(__m128i combined, __m128i keyed)
 {
-	/* below 2^32, so XXH64_avalanche's first h ^= h >> 33 changes nothing */
-	__m256i		h = _mm256_cvtepu32_epi64(_mm_xor_si128(combined, keyed));
-
-	h = _mm256_add_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xFFFFFFFF))),
-						 _mm256_slli_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32))), 32));
-	h = _mm256_xor_si256(h, _mm256_srli_epi64(h, 29));
-	h = Mul64Avx2(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_3 & 0xFFFFFFFF)),
-				   _mm256_set1_epi64x((int64) (XXH_PRIME64_3 >> 32)));
-	return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
+	return Xxh3AvalancheSmallAvx2(_mm256_cvtepu32_epi64(_mm_xor_si128(combined, keyed)));
 }
 
 /*

@@ -24,6 +24,10 @@
 #include <unicode/utypes.h>
 #include <unicode/utf8.h>
 
+/* XXH3 for the tokens, inlined: its short-input formulas are also computed in vectors here */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 /*
  * On x86-64 the SIMD kernels exist: SSE2 is part of the x86-64 baseline
  * (no -march flag is needed); AVX2 and AVX-512 are compiled with target
@@ -267,6 +271,23 @@ Mul64Avx2(__m256i a, __m256i c_lo, __m256i c_hi)
 										 _mm256_mul_epu32(a, c_hi));
 
 	return _mm256_add_epi64(_mm256_mul_epu32(a, c_lo), _mm256_slli_epi64(cross, 32));
+}
+
+/*
+ * XXH64_avalanche of h in each 64-bit lane, for h below 2^32 (XXH3's hash
+ * of 1-3 bytes: their "combined" word XORed with a 32-bit bitflip): its
+ * first step, h ^= h >> 33, changes nothing, and its first product needs
+ * no high half of h.
+ */
+static __attribute__((target("avx2"))) pg_attribute_always_inline __m256i
+Xxh3AvalancheSmallAvx2(__m256i h)
+{
+	h = _mm256_add_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xFFFFFFFF))),
+						 _mm256_slli_epi64(_mm256_mul_epu32(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32))), 32));
+	h = _mm256_xor_si256(h, _mm256_srli_epi64(h, 29));
+	h = Mul64Avx2(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_3 & 0xFFFFFFFF)),
+				  _mm256_set1_epi64x((int64) (XXH_PRIME64_3 >> 32)));
+	return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
 }
 #endif
 
