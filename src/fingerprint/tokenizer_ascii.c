@@ -13,7 +13,6 @@
  */
 #include "fingerprint/tokenizer_kernel.h"
 
-
 uint8		ascii_class[128];
 bool		ascii_breaks_run[128];
 uint8		ascii_flags[256];

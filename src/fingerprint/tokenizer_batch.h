@@ -17,7 +17,6 @@
 
 #ifdef USE_SSE2_SEGMENTER
 
-
 /*
  * Bitmaps of an ASCII span that the token loop reads, one bit per byte, in
  * words of 64 bits; one more word than the span needs, which is zero.

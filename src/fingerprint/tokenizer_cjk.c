@@ -59,7 +59,6 @@
 
 #include <unicode/utf8.h>
 
-
 /* Passes on the token s[0..len), hashed here under the default options. */
 static pg_attribute_always_inline void
 EmitCjk(SegmentState *st, const char *s, int32 len)
