@@ -189,7 +189,9 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
                   FROM simhash_features(body, 'words', 1, w)) f
  ORDER BY 1;
 
--- Algorithm version 4 (the default) weighs each distinct single word
+-- Algorithm version 4 (and version 5, the default, on text of one line
+-- like this: its line weights leave it as version 4 has it) weighs each
+-- distinct single word
 -- round(16 w sqrt(occurrences) d) / 16 before the cap, w the sum over its
 -- occurrences of floor(L sqrt(L) / 2 + 0.5), L the length of the occurrence's
 -- run (version 3: w = the sum of the L), d = 1 - g (1 - t / s) for a word of
@@ -219,6 +221,13 @@ SELECT n AS words, f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight
   LEFT JOIN (VALUES ('the', 72992), ('and', 19746), ('of', 27115), ('in', 16572), ('on', 7125)) s(word, ppm)
          ON s.word = f4.feature
  ORDER BY 1, 2;
+-- Version 5 gives every word of one line (the typical line itself: each
+-- multiplier 16 sixteenths) the weight of version 4.
+SELECT times, (SELECT array_agg(feature || ' ' || weight ORDER BY feature) FROM simhash_features(body)) =
+              (SELECT array_agg(feature || ' ' || weight ORDER BY feature)
+                 FROM simhash_features(body, 'words', version => 4)) AS version_5_as_4
+  FROM (VALUES (1), (100)) r(times),
+       LATERAL (SELECT repeat('The cat and the dog. The cat sat on the mat in the house of the cat. ', times) AS body) t;
 -- The fast path (lanes corrected from the table of totals, which now also
 -- counts occurrences) agrees with the aggregate over simhash_features (all
 -- features in a table) under version 4 too, on the documents above: capped
