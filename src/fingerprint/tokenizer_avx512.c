@@ -69,8 +69,6 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 													 XXH_readLE32(XXH3_kSecret + 4)));
 	const __m512i flip48 = _mm512_set1_epi64((int64) (XXH_readLE64(XXH3_kSecret + 8) ^
 													 XXH_readLE64(XXH3_kSecret + 16)));
-	const __m512i prime2 = _mm512_set1_epi64((int64) XXH_PRIME64_2);
-	const __m512i prime3 = _mm512_set1_epi64((int64) XXH_PRIME64_3);
 	const __m512i rrmxmx = _mm512_set1_epi64((int64) UINT64CONST(0x9FB21C651E98DF25));
 	const __m512i byte = _mm512_set1_epi64(0xff);
 
@@ -96,12 +94,7 @@ HashTokensAvx512(const char *lower, TokenBatch *b)
 		c3 = _mm512_srli_epi64(tail, 56);
 		h13 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi64(c1, 16), _mm512_slli_epi64(c2, 24)),
 							  _mm512_or_si512(c3, _mm512_slli_epi64(len, 8)));
-		/* below 2^32: XXH64_avalanche's first h ^= h >> 33 changes nothing */
-		h13 = _mm512_xor_si512(h13, flip13);
-		h13 = _mm512_mullo_epi64(h13, prime2);
-		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 29));
-		h13 = _mm512_mullo_epi64(h13, prime3);
-		h13 = _mm512_xor_si512(h13, _mm512_srli_epi64(h13, 32));
+		h13 = Xxh3AvalancheSmallAvx512(_mm512_xor_si512(h13, flip13));
 
 		/* 4-8 bytes: the first 4 bytes (high half) and the last 4 (low) */
 		h48 = _mm512_add_epi64(_mm512_srli_epi64(tail, 32), _mm512_slli_epi64(head, 32));

@@ -861,11 +861,7 @@ HashCjkRunAvx512(const uint8_t *u, int32 at, int32 end, uint64 *hash, int32 *n,
 			__m512i		hv = _mm512_cvtepu32_epi64(_mm256_xor_si256(_mm256_shuffle_epi8(raw, xxh3_order),
 																   keyed));
 
-			/* below 2^32, so XXH64_avalanche's first h ^= h >> 33 changes nothing */
-			hv = _mm512_mullo_epi64(hv, _mm512_set1_epi64((int64) XXH_PRIME64_2));
-			hv = _mm512_xor_si512(hv, _mm512_srli_epi64(hv, 29));
-			hv = _mm512_mullo_epi64(hv, _mm512_set1_epi64((int64) XXH_PRIME64_3));
-			hv = _mm512_xor_si512(hv, _mm512_srli_epi64(hv, 32));
+			hv = Xxh3AvalancheSmallAvx512(hv);
 			_mm512_storeu_si512(hash + count, hv);
 			hv = _mm512_maskz_mov_epi64((__mmask8) ((1u << take) - 1), hv);
 			for (int k = 0; k < 8; k += 2)

@@ -24,7 +24,10 @@
 #include <unicode/utypes.h>
 #include <unicode/utf8.h>
 
-/* XXH3 for the tokens, inlined: its short-input formulas are also computed in vectors here */
+/*
+ * XXH3 for the tokens, inlined: the SIMD kernels also compute its formulas
+ * for short inputs in vectors
+ */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -288,6 +291,16 @@ Xxh3AvalancheSmallAvx2(__m256i h)
 	h = Mul64Avx2(h, _mm256_set1_epi64x((int64) (XXH_PRIME64_3 & 0xFFFFFFFF)),
 				  _mm256_set1_epi64x((int64) (XXH_PRIME64_3 >> 32)));
 	return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
+}
+
+/* The same in 512 bits, with AVX-512's 64-bit products */
+static AVX512_TARGET pg_attribute_always_inline __m512i
+Xxh3AvalancheSmallAvx512(__m512i h)
+{
+	h = _mm512_mullo_epi64(h, _mm512_set1_epi64((int64) XXH_PRIME64_2));
+	h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 29));
+	h = _mm512_mullo_epi64(h, _mm512_set1_epi64((int64) XXH_PRIME64_3));
+	return _mm512_xor_si512(h, _mm512_srli_epi64(h, 32));
 }
 #endif
 
