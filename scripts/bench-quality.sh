@@ -43,6 +43,7 @@ chown "$RUN_USER" "$WORK/q/frequent.tsv"
 CONFIGS="
 v4|simhash(body, 'words', version => 4)
 v5|simhash(body, 'words', version => 5)
+v6|simhash(body, 'words', version => 6)
 "
 fill=""
 while IFS='|' read -r name call; do
@@ -72,9 +73,9 @@ CREATE INDEX ON fps (config, doc_id);
 ANALYZE;
 
 \echo
-\echo The default, simhash(body), is version 5: documents where it differs (expect 0)
+\echo The default, simhash(body), is version 6: documents where it differs (expect 0)
 SELECT count(*) FILTER (WHERE simhash(d.body) IS DISTINCT FROM f.fp) AS differ
-  FROM docs d JOIN fps f ON f.doc_id = d.doc_id AND f.config = 'v5';
+  FROM docs d JOIN fps f ON f.doc_id = d.doc_id AND f.config = 'v6';
 
 \echo
 \echo Labelled pairs per set, language and kind
@@ -137,7 +138,7 @@ awk '{print $2, $3, $1, $4, $5, $6}' "$WORK/q/close.txt" \
         }
         END {
             printf "%-10s %-22s %12s %10s %14s %12s\n", "config", "lang[/source]", "pairs", "unrelated", "per million", ">= 30k both"
-            nc = split("v4 v5", cs, " ")
+            nc = split("v4 v5 v6", cs, " ")
             for (i = 1; i <= nc; i++) for (l in pairs) {
                 k = cs[i] " " l
                 printf "%-10s %-22s %12d %10d %14.1f %12d\n", cs[i], l, pairs[l], n[k], 1e6 * n[k] / pairs[l], big[k]

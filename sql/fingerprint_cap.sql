@@ -189,8 +189,9 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
                   FROM simhash_features(body, 'words', 1, w)) f
  ORDER BY 1;
 
--- Algorithm version 4 (and version 5, the default, on text of one line
--- like this: its line weights leave it as version 4 has it) weighs each
+-- Algorithm version 4 (and version 5 on text of one line like this: its
+-- line weights leave it as version 4 has it; version 6, the default, from
+-- 1,400 words on) weighs each
 -- distinct single word
 -- round(16 w sqrt(occurrences) d) / 16 before the cap, w the sum over its
 -- occurrences of floor(L sqrt(L) / 2 + 0.5), L the length of the occurrence's
@@ -215,15 +216,15 @@ SELECT n AS words, f4.feature, f4.occurrences, f3.weight AS v3_weight, f4.weight
        END AS formula
   FROM (VALUES (1), (100)) r(times),
        LATERAL (SELECT repeat('The cat and the dog. The cat sat on the mat in the house of the cat. ', times) AS body) t,
-       LATERAL (SELECT sum(occurrences) AS n FROM simhash_features(t.body)) c,
-       LATERAL simhash_features(t.body) f4
+       LATERAL (SELECT sum(occurrences) AS n FROM simhash_features(t.body, 'words', version => 5)) c,
+       LATERAL simhash_features(t.body, 'words', version => 5) f4
   JOIN LATERAL simhash_features(t.body, 'words', version => 3) f3 USING (feature)
   LEFT JOIN (VALUES ('the', 72992), ('and', 19746), ('of', 27115), ('in', 16572), ('on', 7125)) s(word, ppm)
          ON s.word = f4.feature
  ORDER BY 1, 2;
 -- Version 5 gives every word of one line (the typical line itself: each
 -- multiplier 16 sixteenths) the weight of version 4.
-SELECT times, (SELECT array_agg(feature || ' ' || weight ORDER BY feature) FROM simhash_features(body)) =
+SELECT times, (SELECT array_agg(feature || ' ' || weight ORDER BY feature) FROM simhash_features(body, 'words', version => 5)) =
               (SELECT array_agg(feature || ' ' || weight ORDER BY feature)
                  FROM simhash_features(body, 'words', version => 4)) AS version_5_as_4
   FROM (VALUES (1), (100)) r(times),

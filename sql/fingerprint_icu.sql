@@ -250,7 +250,7 @@ SELECT count(*) AS strings,
        count(*) FILTER (WHERE f.shingles IS DISTINCT FROM simhash(s, 'shingles', 2, 'tf')) AS shingles_mismatches,
        count(*) FILTER (WHERE f.tf IS DISTINCT FROM simhash(s, 'words', 1, 'tf')) AS tf_mismatches,
        count(*) FILTER (WHERE f.v3 IS DISTINCT FROM simhash(s, 'words', version => 3)) AS v3_mismatches,
-       count(*) FILTER (WHERE f.fp IS DISTINCT FROM f.v3) AS v3_v4_differ
+       count(*) FILTER (WHERE f.fp IS DISTINCT FROM f.v3) AS v3_default_differ
   FROM random_cjk r JOIN cjk_fast f USING (i) JOIN cjk_scalar c USING (i);
 RESET simhash.fast_path;
 

@@ -8,10 +8,13 @@ SELECT f AS features, n, w AS weighting, simhash(text 'The quick brown fox jumps
   FROM unnest(ARRAY['words', 'shingles', 'chars']) f, unnest(ARRAY[0, 1, 2, 3]) n,
        unnest(ARRAY['runs', 'tf', 'binary', 'log']) w
  GROUP BY 1, 2, 3, 4 HAVING false;
--- 9 of 10: words under tf equal binary here, as "the" (twice) is capped
--- to the weight of a word seen once in a text of 9 words (version 4: 16 of
--- its 45 sixteenths; version 3: cap = max(ceil(9 * 9 / 200), 1)).
-SELECT count(DISTINCT simhash(text 'The quick brown fox jumps over the lazy dog', f, n, w)) AS distinct_fingerprints
+-- Under version 5, 9 of 10: words under tf equal binary here, as "the"
+-- (twice) is capped to the weight of a word seen once in a text of 9 words
+-- (versions 4 and 5: 16 of its 45 sixteenths; version 3: cap =
+-- max(ceil(9 * 9 / 200), 1)).  Version 6 (the default) keeps the linear
+-- weights of a text of fewer than 700 words, uncapped: 10 of 10.
+SELECT count(DISTINCT simhash(text 'The quick brown fox jumps over the lazy dog', f, n, w, version => 5)) AS distinct_fingerprints_v5,
+       count(DISTINCT simhash(text 'The quick brown fox jumps over the lazy dog', f, n, w)) AS distinct_fingerprints
   FROM unnest(ARRAY['words', 'chars']) f, unnest(ARRAY[1, 2, 3]) n, unnest(ARRAY['tf', 'binary']) w;
 SELECT simhash(body => text 'a b c', features => 'shingles') = simhash(text 'a b c', 'words', 2) AS shingles_default_2,
        simhash(text 'abcd', 'chars') = simhash(text 'abcd', 'chars', 3) AS chars_default_3,
@@ -67,13 +70,52 @@ SELECT hash, simhash(text 'Hello') = hash AS fingerprint_is_hash FROM simhash_fe
 SELECT simhash(text '近似', 'words', version => 3) AS chinese_word,
        (SELECT hash FROM simhash_features(text '近似', 'words', version => 3));
 SELECT simhash(text '近', 'words') AS chinese_character, (SELECT hash FROM simhash_features(text '近'));
--- Algorithm versions: 0 is the current one (5); 3 and 4 stay available.
+-- Algorithm versions: 0 is the current one (6); 3, 4 and 5 stay available.
 SELECT simhash(text 'Hello 近似', 'words', version => 0) = simhash(text 'Hello 近似') AS zero_is_current,
-       simhash(text 'Hello 近似', 'words', version => 5) = simhash(text 'Hello 近似') AS five_is_default,
+       simhash(text 'Hello 近似', 'words', version => 6) = simhash(text 'Hello 近似') AS six_is_default,
        simhash(text 'Hello 近似', 'words', version => 3) <> simhash(text 'Hello 近似') AS three_differs_on_chinese,
        simhash(text 'Hello world', 'words', version => 3) = simhash(text 'Hello world') AS three_same_on_english;
 SELECT simhash(text 'x', 'words', version => 2);
-SELECT simhash(text 'x', 'words', version => 6);
+SELECT simhash(text 'x', 'words', version => 7);
+-- Version 6 weighs the words of a document of fewer than 700 words by
+-- their occurrences alone (no square root, damping or cap): on one line of
+-- equal five-word runs every word weighs the same per occurrence, which
+-- version 5 does not do ("the" is damped and capped, "cat" gains less than
+-- its occurrences).  From 1,400 words on it is version 5; between, each
+-- word's weight moves from the one to the other with the word count, and
+-- the fingerprint is still exactly the sum of the features' weights.
+SELECT v, count(DISTINCT weight / occurrences) AS distinct_weights_per_occurrence,
+       min(weight / occurrences) AS least, max(weight / occurrences) AS most
+  FROM (VALUES (5), (6)) AS versions(v),
+       simhash_features(repeat('The cat and the dog. The bird saw the cat. ', 20), 'words', version => v)
+ GROUP BY v ORDER BY v;
+CREATE TEMP TABLE ramp AS
+SELECT words, string_agg(w, ' ' ORDER BY i) AS body
+  FROM unnest(ARRAY[20, 699, 700, 701, 1050, 1399, 1400, 1401, 3000]) AS counts(words),
+       LATERAL (SELECT i, (ARRAY['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog',
+                                 'river', 'bank', 'package', 'debian', 'sunny', 'of', 'and'])[1 + (i * i + i / 7) % 15]
+                          || CASE WHEN i % 9 = 8 THEN '.' ELSE '' END AS w
+                  FROM generate_series(0, words - 1) i) t
+ GROUP BY words;
+SELECT words, (SELECT sum(occurrences) FROM simhash_features(body)) AS counted,
+       simhash(body) = simhash(body, 'words', version => 5) AS as_v5,
+       simhash(body) = (SELECT simhash_agg(feature, weight) FROM simhash_features(body)) AS features_sum,
+       (SELECT round(max(abs(f6.weight - f5.weight))::numeric, 2)
+          FROM simhash_features(body) f6 JOIN simhash_features(body, 'words', version => 5) f5 USING (feature)) AS most_moved
+  FROM ramp ORDER BY words;
+-- A text of 6 kB or more fills the table of distinct words from its first
+-- word (one that short keeps them in a list until its 700th): the same
+-- weights either way, also for a long text of few, long words.
+SELECT words, octet_length(body) >= 6144 AS from_6k,
+       simhash(body) = (SELECT simhash_agg(feature, weight) FROM simhash_features(body)) AS features_sum
+  FROM (SELECT words, string_agg(w || 'abcdefghijklmn', ' ' ORDER BY i) AS body
+          FROM unnest(ARRAY[300, 699, 1000]) AS counts(words),
+               LATERAL (SELECT i, (ARRAY['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog',
+                                         'the', 'of', 'and'])[1 + (i * i + i / 5) % 11]
+                                  || CASE WHEN i % 9 = 8 THEN '.' ELSE '' END AS w
+                          FROM generate_series(0, words - 1) i) t
+         GROUP BY words) long_words
+ ORDER BY words;
 -- Version 5 weighs a word also by its line's length against the document's
 -- typical line (the line of its median byte): one line, or lines of one
 -- length, give version 4's fingerprint; a word on a short line weighs less.

@@ -37,6 +37,13 @@
  * lanes count version 3's weights; CapTableApplyRobust corrects the sums
  * from the table of totals, which counts each word's occurrences too.
  *
+ * Version 6 applies that reweighing and the cap in full only from
+ * RAMP_FROM + RAMP_SPAN words on; below RAMP_FROM words each word keeps its
+ * linear weight (the lanes' sums are the fingerprint), and between, each
+ * word's correction is scaled by the word count (RampBlend).  Its words go
+ * to a list first (CapTableDefer) and into the table only once a document
+ * reaches RAMP_FROM words, so a short document never builds the table.
+ *
  * The cap: the lanes count every occurrence as it comes, the table keeps
  * each feature's total, and at the end the weight above the cap of the few
  * features that exceed it is taken out of the per-bit sums again.  Integer
@@ -70,6 +77,7 @@ static struct
 	CapEntry   *entries;		/* CAP_TABLE_RETAINED + 1 entries, or NULL;
 								 * aligned to a cache line */
 	uint32	   *used;			/* CAP_TABLE_RETAINED / 2 slots */
+	DeferredWord *deferred;		/* RAMP_FROM words, or NULL */
 	CapTable   *owner;			/* the table using it, or NULL */
 } retained;
 
@@ -151,6 +159,8 @@ CapTableInit(CapTable *t, int64 textbytes)
 	t->words = 0;
 	t->spillat = CAP_SPILL_WORDS;
 	t->wide = NULL;
+	t->defer = false;
+	t->ndefer = 0;
 	t->entriesmem = NULL;
 	if (retained.owner == NULL)
 	{
@@ -178,6 +188,43 @@ CapTableInit(CapTable *t, int64 textbytes)
 		t->entries = CapEntriesAlloc(CurrentMemoryContext, slots, &t->entriesmem);
 		t->used = palloc(sizeof(uint32) * (slots / 2));
 	}
+}
+
+/*
+ * Version 6: t keeps the words in a list, not in the table, while the
+ * document has fewer than RAMP_FROM words (CapTableDefer); a document that
+ * stays that short never touches the table.  The list of the table holding
+ * the retained entries is the backend's, another table's is allocated in
+ * the call's context.
+ */
+void
+CapTableDeferStart(CapTable *t)
+{
+	if (t->retained)
+	{
+		if (retained.deferred == NULL)
+			retained.deferred = MemoryContextAlloc(TopMemoryContext,
+												   sizeof(DeferredWord) * RAMP_FROM);
+		t->deferred = retained.deferred;
+	}
+	else
+		t->deferred = palloc(sizeof(DeferredWord) * RAMP_FROM);
+	t->defer = true;
+	t->ndefer = 0;
+}
+
+/* Adds the deferred words to the table, in order, and stops deferring. */
+void
+CapTableReplay(CapTable *t)
+{
+	int64		words PG_USED_FOR_ASSERTS_ONLY = t->words;
+
+	t->defer = false;
+	t->words = 0;
+	for (int32 k = 0; k < t->ndefer; k++)
+		CapTableAdd(t, t->deferred[k].hash, t->deferred[k].w);
+	Assert(t->words == words);
+	t->ndefer = 0;
 }
 
 /*
@@ -919,10 +966,13 @@ CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
  * clears the entries, with no branch: a word seen once is as common as one
  * seen again) are weighed again; they add their difference through
  * AVX-512 masked additions, AVX2 blends or 16-bit lanes.  The document's
- * word count comes from t->words.  t is used up.
+ * word count comes from t->words.  Each member's correction is scaled by
+ * ramp / RAMP_SPAN (version 6's blend; RAMP_SPAN: the whole correction).
+ * t is used up.
  */
 void
-CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
+CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
+					int64 ramp)
 {
 	int32		members = t->members;
 	uint64	   *buffer = ChangedBuffer(members + ndamped);
@@ -996,6 +1046,8 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total)
 	for (int32 k = 0; k < n; k++)
 	{
 		delta[k] = Min(delta[k], cap) - scaled[k];
+		if (ramp < RAMP_SPAN)
+			delta[k] = RampBlend(delta[k], ramp);
 		*total += delta[k];
 	}
 #ifdef HAVE_CORRECTIONS_SIMD
@@ -1178,6 +1230,7 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->robust = version >= 4 && singlewords &&
 		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
 	w->lines = version >= 5 && w->robust && w->runs;
+	w->ramp = version >= 6 && w->robust;
 	if (w->lines)
 		RunWeightsV5();
 	w->rc.weights = w->lines ? simhash_run_weight_v5[LINE_CLASSES - 1] :
@@ -1201,6 +1254,9 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 		CapTableInit(&w->rc.cap, textbytes);
 	else
 		CapTableInit(&w->tf.cap, textbytes);
+	/* textbytes is the text's bytes twice over (versions 4 and later) */
+	if (w->ramp && !w->counting && textbytes < 2 * RAMP_DEFER_BYTES)
+		CapTableDeferStart(w->fastruns ? &w->rc.cap : &w->tf.cap);
 }
 
 /* Weight of a feature before the cap, under a weighting. */
@@ -1468,8 +1524,14 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		}
 		cap = CapOfRobust(weighting, total, words);
 		for (int64 i = 0; i < n; i++)
-			stats[i].weight = (double) (i < firstuncapped ? Min(robust[i], cap) : robust[i]) /
-				SIMHASH_WEIGHT_SCALE;
+		{
+			int64		linear = (int64) UncappedWeight(weighting, &stats[i]) * SIMHASH_WEIGHT_SCALE;
+			int64		weight = i < firstuncapped ? Min(robust[i], cap) : robust[i];
+
+			if (w->ramp)
+				weight = linear + RampBlend(weight - linear, RampOf(words));
+			stats[i].weight = (double) weight / SIMHASH_WEIGHT_SCALE;
+		}
 		pfree(robust);
 	}
 	else
@@ -1536,8 +1598,19 @@ WeigherResult(Weigher *w, uint64 *result)
 		/* one of the two tables holds the totals; the other is unused */
 		if (w->robust)
 		{
-			CapTableApplyRobust(w->rc.cap.entries ? &w->rc.cap : &w->tf.cap,
-								w->weighting, lanes->ones, &lanes->total);
+			CapTable   *rt = w->rc.cap.entries ? &w->rc.cap : &w->tf.cap;
+
+			if (rt->defer)
+			{
+				/* version 6, fewer than RAMP_FROM words: the linear weights */
+				Assert(rt->members == 0);
+				rt->ndefer = 0;
+				if (rt->retained)
+					CapTableGiveBack(rt);
+			}
+			else
+				CapTableApplyRobust(rt, w->weighting, lanes->ones, &lanes->total,
+									w->ramp ? RampOf(rt->words) : RAMP_SPAN);
 #ifdef HAVE_CORRECTIONS_SIMD
 			/* lanes is flushed (pending 0): LaneCounterResult's bits */
 			if (cpu_has_avx2 && simhash_simd >= SIMD_AVX2)

@@ -144,6 +144,13 @@ typedef struct CapWide
 	int64		count;
 } CapWide;
 
+/* A word kept back from a CapTable, with its weight (CapTableDefer) */
+typedef struct DeferredWord
+{
+	uint64		hash;
+	int64		w;
+} DeferredWord;
+
 /*
  * Open-addressing table (linear probing, at most half full) of the total
  * weights of a document's distinct features, for the integer weightings
@@ -181,14 +188,72 @@ typedef struct CapTable
 	 * before that context is reset (FeatureExtractorCreate)
 	 */
 	MemoryContextCallback *release;
+	/* version 6: while defer, the words go to deferred (CapTableDefer) */
+	bool		defer;
+	int32		ndefer;
+	DeferredWord *deferred;		/* RAMP_FROM of them */
 } CapTable;
+
+/*
+ * Version 6: a document of fewer than RAMP_FROM words weighs each word
+ * linearly (the sum of its occurrences' weights, no cap); from RAMP_FROM +
+ * RAMP_SPAN words on, as version 5; between, a word's version 5 weight
+ * moves from its linear one by ramp / RAMP_SPAN of the difference, ramp =
+ * words - RAMP_FROM.
+ */
+#define RAMP_FROM 700
+#define RAMP_SPAN 700
+/*
+ * A text of this many bytes or more (6 kB: about 1,000 English words, 2,000
+ * Chinese characters) skips the deferral: nearly all of them reach
+ * RAMP_FROM words, and replaying the list would only add its cost.  Either
+ * way the table ends the same.
+ */
+#define RAMP_DEFER_BYTES 6144
+
+/* The share ramp / RAMP_SPAN of difference d, rounded half away from 0 */
+static inline int64
+RampBlend(int64 d, int64 ramp)
+{
+	int64		x = d * ramp;
+
+	return (x + (x >= 0 ? RAMP_SPAN / 2 : -(RAMP_SPAN / 2))) / RAMP_SPAN;
+}
+
+static inline int64
+RampOf(int64 words)
+{
+	return Min(Max(words - RAMP_FROM, 0), RAMP_SPAN);
+}
+extern void CapTableDeferStart(CapTable *t);
+extern void CapTableReplay(CapTable *t);
+
+/*
+ * Keeps n words of weight w in the deferred list while the document has
+ * fewer than RAMP_FROM words (true); else replays the list into the table
+ * and stops deferring (false: the caller adds the words).
+ */
+static pg_attribute_always_inline bool
+CapTableDefer(CapTable *t, const uint64 *hash, int32 n, int64 w)
+{
+	if (t->words + n < RAMP_FROM)
+	{
+		for (int32 k = 0; k < n; k++)
+			t->deferred[t->ndefer + k] = (DeferredWord) {hash[k], w};
+		t->ndefer += n;
+		t->words += n;
+		return true;
+	}
+	CapTableReplay(t);
+	return false;
+}
 
 extern void CapTableInit(CapTable *t, int64 textbytes);
 extern void CapTableSpill(CapTable *t);
 extern int64 CapOf(Weighting weighting, int64 total);
 extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
 extern void CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones,
-								int64 *total);
+								int64 *total, int64 ramp);
 extern double CapOfLog(double total);
 
 /*
@@ -249,7 +314,11 @@ extern void CapTableAddFull(CapTable *t, uint64 hash, int64 w);
 static pg_attribute_always_inline void
 CapTableAdd(CapTable *t, uint64 hash, int64 w)
 {
-	int64		members = t->members;
+	int64		members;
+
+	if (t->defer && CapTableDefer(t, &hash, 1, w))
+		return;
+	members = t->members;
 
 	if (unlikely(t->words >= t->spillat))
 		CapTableSpill(t);
@@ -287,6 +356,8 @@ CapTableAddRunWords(CapTable *t, const uint64 *hash, int32 n)
 static pg_attribute_always_inline void
 CapTableAddRun(CapTable *t, const uint64 *hash, int32 n, int64 w)
 {
+	if (t->defer && CapTableDefer(t, hash, n, w))
+		return;
 	if (unlikely(t->words >= t->spillat))
 		CapTableSpill(t);
 	if (likely(t->members + n <= t->limit))
@@ -586,6 +657,8 @@ typedef struct Weigher
 	bool		robust;			/* version 4's weighting (see
 								 * SIMHASH_WEIGHT_SCALE) */
 	bool		lines;			/* version 5's line weights (runs only) */
+	bool		ramp;			/* version 6: version 4's weights blended in
+								 * by the word count (RampBlend) */
 	TfCounter	tf;				/* tf and runs without counting; its cap
 								 * table serves both */
 	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,

@@ -109,6 +109,7 @@ typedef struct Group
 	long		count;
 	long		runs;			/* sum of the run weights */
 	double		weight;
+	double		linear;			/* version 6: its weight before the robust one */
 } Group;
 
 static void
@@ -740,6 +741,8 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 				long		ppm = fi < 0 ? 0 : frequent_words[fi].ppm,
 							damp = fi < 0 ? 0 : frequent_words[fi].damp_ppm;
 
+				x->linear = 16 * x->weight;
+
 				if (k >= CAP_FEATURES)
 					r = 16 * x->weight;
 				else if (ppm > damp)
@@ -775,6 +778,25 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 		for (int k = 0; k < ng && k < CAP_FEATURES; k++)
 			if (byfirst[k]->weight > cap)
 				byfirst[k]->weight = cap;
+		/*
+		 * version 6: below 700 features each group keeps its linear weight
+		 * (uncapped); from 1,400 on its version 5 weight; between, the
+		 * linear one moved by (nf - 700) / 700 of the difference, that
+		 * share rounded half away from zero (all in 16ths, whole numbers)
+		 */
+		if (robust && version >= 6)
+		{
+			long long	share = nf < 700 ? 0 : nf > 1400 ? 700 : nf - 700;
+
+			for (int k = 0; k < ng; k++)
+			{
+				long long	d = (long long) g[k].weight - (long long) g[k].linear;
+				long long	moved = d * share;
+
+				moved = moved >= 0 ? (moved + 350) / 700 : -((-moved + 350) / 700);
+				g[k].weight = g[k].linear + (double) moved;
+			}
+		}
 		for (int k = 0; k < ng; k++)
 		{
 			any = true;
@@ -1001,8 +1023,8 @@ main(int argc, char **argv)
 		return check_lines();
 	if (argc > 1)
 		version = atoi(argv[1]);
-	if (version < 3 || version > 5)
-		die("the version must be 3, 4 or 5");
+	if (version < 3 || version > 6)
+		die("the version must be 3, 4, 5 or 6");
 	for (;;)
 	{
 		int			c = read_field(stdin, body, sizeof(body));
