@@ -1,5 +1,5 @@
 import sys, os, glob, random
-sys.path.insert(0, '/work/main/bench')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 import make_quality_sets as m
 lo, hi, n = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 rng = random.Random(7)

@@ -160,7 +160,6 @@ CapTableInit(CapTable *t, int64 textbytes)
 	t->spillat = CAP_SPILL_WORDS;
 	t->wide = NULL;
 	t->defer = false;
-	t->ndefer = 0;
 	t->entriesmem = NULL;
 	if (retained.owner == NULL)
 	{
@@ -210,21 +209,22 @@ CapTableDeferStart(CapTable *t)
 	else
 		t->deferred = palloc(sizeof(DeferredWord) * RAMP_FROM);
 	t->defer = true;
-	t->ndefer = 0;
 }
 
-/* Adds the deferred words to the table, in order, and stops deferring. */
+/*
+ * Adds the deferred words (the first t->words) to the table, in order, and
+ * stops deferring.
+ */
 void
 CapTableReplay(CapTable *t)
 {
-	int64		words PG_USED_FOR_ASSERTS_ONLY = t->words;
+	int32		deferred = (int32) t->words;
 
 	t->defer = false;
 	t->words = 0;
-	for (int32 k = 0; k < t->ndefer; k++)
+	for (int32 k = 0; k < deferred; k++)
 		CapTableAdd(t, t->deferred[k].hash, t->deferred[k].w);
-	Assert(t->words == words);
-	t->ndefer = 0;
+	Assert(t->words == deferred);
 }
 
 /*
@@ -1604,7 +1604,6 @@ WeigherResult(Weigher *w, uint64 *result)
 			{
 				/* version 6, fewer than RAMP_FROM words: the linear weights */
 				Assert(rt->members == 0);
-				rt->ndefer = 0;
 				if (rt->retained)
 					CapTableGiveBack(rt);
 			}

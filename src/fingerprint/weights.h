@@ -188,10 +188,12 @@ typedef struct CapTable
 	 * before that context is reset (FeatureExtractorCreate)
 	 */
 	MemoryContextCallback *release;
-	/* version 6: while defer, the words go to deferred (CapTableDefer) */
+	/*
+	 * version 6: while defer, the words go to deferred (CapTableDefer), the
+	 * first words of them
+	 */
 	bool		defer;
-	int32		ndefer;
-	DeferredWord *deferred;		/* RAMP_FROM of them */
+	DeferredWord *deferred;		/* room for RAMP_FROM */
 } CapTable;
 
 /*
@@ -239,8 +241,7 @@ CapTableDefer(CapTable *t, const uint64 *hash, int32 n, int64 w)
 	if (t->words + n < RAMP_FROM)
 	{
 		for (int32 k = 0; k < n; k++)
-			t->deferred[t->ndefer + k] = (DeferredWord) {hash[k], w};
-		t->ndefer += n;
+			t->deferred[t->words + k] = (DeferredWord) {hash[k], w};
 		t->words += n;
 		return true;
 	}
