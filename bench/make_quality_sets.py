@@ -19,10 +19,14 @@ bench/make_near_duplicates.py), then perturbed the way pages are on the web:
 and the negatives: a different article on the same template (7 per article)
 and half of the body.
 
-Long documents for the collision rate of unrelated documents: every manual
-page of sections 1-8 in English (man-db's /usr/share/man) and in Chinese
-(manpages-zh) of at least 8,000 characters once the roff markup is stripped,
-and the chapters of the Debian Reference (en, zh-cn, zh-tw).
+Long documents for the collision rate of unrelated documents: manual pages
+of sections 1-8 in English (man-db's /usr/share/man, up to
+LONG_PER_LANGUAGE) and every one in Chinese (manpages-zh) of at least 8,000
+characters once the roff markup is stripped; the Debian copyright files,
+changelogs, README and NEWS files of at least 8,000 characters (what is
+installed varies from machine to machine); and the chapters of the Debian
+Reference (en, zh-cn, zh-tw).  bench/make_long_near_duplicates.py perturbs
+some of them for the recall of long near-duplicates.
 
 Output (tab-separated, no header, bodies with \\n escaped):
   docs.tsv   doc_id set lang base variant template body
@@ -43,6 +47,7 @@ import make_near_duplicates as nd  # noqa: E402
 
 REFERENCE = '/usr/share/debian-reference'
 MAN_ZH = '/usr/share/man/zh_CN'
+LONG_TEXT_CHARS = 200000
 
 ADS = {
     'en': ['Sponsored: Get 50% off premium VPS hosting this month only. Fast SSD servers, free backups.',
@@ -245,6 +250,23 @@ def main():
         if len(t) >= 8000 and t not in seen:
             seen.add(t)
             longs.append(('en', 'copyright', t))
+    # Changelogs (Debian's and upstream's, compressed) and the README and
+    # NEWS files of /usr/share/doc, 8,000 characters or more, each text once
+    # and its first LONG_TEXT_CHARS characters: formulaic genres where
+    # unrelated documents share one vocabulary (and some share real text:
+    # the X.org libraries' logs hold the same commits).
+    for source, patterns in (('changelog', ['/usr/share/doc/*/changelog*.gz']),
+                             ('readme', ['/usr/share/doc/*/NEWS*', '/usr/share/doc/*/README*'])):
+        for path in sorted(p for pattern in patterns for p in glob.glob(pattern)):
+            try:
+                opener = gzip.open if path.endswith('.gz') else open
+                with opener(path, 'rt', encoding='utf-8') as f:
+                    t = f.read(LONG_TEXT_CHARS)
+            except (UnicodeDecodeError, OSError, EOFError):
+                continue
+            if len(t) >= 8000 and t not in seen:
+                seen.add(t)
+                longs.append(('en', source, t))
     for path in sorted(glob.glob(os.path.join(REFERENCE, '[ac][hp]*.html'))):
         variant = os.path.basename(path).split('.')[1]
         longs.append(('en' if variant == 'en' else 'zh', 'reference-' + variant,
