@@ -77,6 +77,38 @@ SET simhash.simd = off;
 SELECT count(*) FILTER (WHERE (simhash(s), simhash(s, 'words', 1, 'tf', true)) IS DISTINCT FROM (d, t)) AS long_scalar_mismatches
   FROM random_long JOIN long_fp USING (i);
 RESET simhash.simd;
+-- Every token length from 1 to 40 bytes through each variant: the vector
+-- kernels hash tokens of 1-3 and 4-8 bytes (AVX-512 also 9-16) with
+-- formulas of their own, four or eight at a time, and longer ones one by
+-- one.  A text of one
+-- word is that word's hash; the texts of many words mix the lengths within
+-- each group of lanes.
+CREATE TEMP TABLE token_lengths AS
+SELECT n, string_agg(substr('abcdefghijklmnopqrstuvwxyz0123456789', 1 + (n * 7 + k * 5) % 36, 1), '' ORDER BY k) AS word
+  FROM generate_series(1, 40) n, generate_series(1, n) k GROUP BY n;
+CREATE TEMP TABLE token_texts AS
+SELECT 'word ' || n AS name, word AS s FROM token_lengths
+UNION ALL
+SELECT 'mixed ' || m, string_agg(word, ' ' ORDER BY (n * m * 31) % 41, n)
+  FROM token_lengths, generate_series(1, 8) m GROUP BY m;
+SET simhash.fast_path = off;
+CREATE TEMP TABLE token_icu AS SELECT name, simhash(s) AS fp FROM token_texts;
+RESET simhash.fast_path;
+CREATE FUNCTION pg_temp.token_mismatches() RETURNS bigint LANGUAGE sql AS
+$$ SELECT count(*) FILTER (WHERE simhash(s) IS DISTINCT FROM fp) FROM token_texts JOIN token_icu USING (name) $$;
+SELECT pg_temp.token_mismatches() AS auto_mismatches, count(*) AS texts FROM token_texts;
+SET simhash.simd = avx2;
+SELECT pg_temp.token_mismatches() AS avx2_mismatches;
+SET simhash.simd = sse2;
+SELECT pg_temp.token_mismatches() AS sse2_mismatches;
+SET simhash.simd = off;
+SELECT pg_temp.token_mismatches() AS scalar_mismatches;
+RESET simhash.simd;
+-- a word alone: its fingerprint is its feature's hash, XXH3-64 of the word
+SET simhash.simd = avx2;
+SELECT n, simhash(w.word) = f.hash AS fingerprint_is_hash
+  FROM token_lengths w, simhash_features(w.word) f WHERE n IN (1, 3, 4, 8, 9, 12, 16, 17) ORDER BY n;
+RESET simhash.simd;
 
 -- U+3000 (ideographic space) normalizes to a space: it changes no feature
 -- (version 4; version 5 weighs words by their line's length in bytes, which
