@@ -21,9 +21,15 @@ import sys
 WORD = re.compile(r'[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]|[^\W_]+')
 
 
-def shingles(text):
+def shingle_counts(text):
+    """Each word 5-shingle of text with its number of occurrences."""
     words = WORD.findall(text.lower())
     return collections.Counter(' '.join(words[i:i + 5]) for i in range(max(len(words) - 4, 1)))
+
+
+def shingles(text):
+    """The set of word 5-shingles of text (bench/weights_explore.py and weights_sim.py too)."""
+    return set(shingle_counts(text))
 
 
 def shared_running(a, b):
@@ -40,7 +46,7 @@ def main():
 
     def sh(d):
         if d not in cache:
-            cache[d] = shingles(docs[d])
+            cache[d] = shingle_counts(docs[d])
         return cache[d]
 
     for line in sys.stdin:

@@ -1506,6 +1506,7 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		int64		total = 0;
 		int64		words = 0;
 		int64		cap;
+		int64		ramp;
 		double		g;
 
 		if (unlikely(!frequent_ready))
@@ -1523,13 +1524,17 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 			total += robust[i];
 		}
 		cap = CapOfRobust(weighting, total, words);
+		ramp = w->ramp ? RampOf(words) : RAMP_SPAN;
 		for (int64 i = 0; i < n; i++)
 		{
-			int64		linear = (int64) UncappedWeight(weighting, &stats[i]) * SIMHASH_WEIGHT_SCALE;
 			int64		weight = i < firstuncapped ? Min(robust[i], cap) : robust[i];
 
-			if (w->ramp)
-				weight = linear + RampBlend(weight - linear, RampOf(words));
+			if (ramp < RAMP_SPAN)
+			{
+				int64		linear = (int64) UncappedWeight(weighting, &stats[i]) * SIMHASH_WEIGHT_SCALE;
+
+				weight = linear + RampBlend(weight - linear, ramp);
+			}
 			stats[i].weight = (double) weight / SIMHASH_WEIGHT_SCALE;
 		}
 		pfree(robust);
