@@ -190,7 +190,7 @@ SELECT w AS weighting, simhash(body, 'words', 1, w) = f.agg AS agrees_after_canc
  ORDER BY 1;
 
 -- Algorithm version 4 (and version 5 on text of one line like this: its
--- line weights leave it as version 4 has it; version 6, the default, from
+-- line weights leave it as version 4 has it; versions 6 and 7 (the default) from
 -- 1,400 words on) weighs each
 -- distinct single word
 -- round(16 w sqrt(occurrences) d) / 16 before the cap, w the sum over its

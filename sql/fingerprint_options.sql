@@ -70,13 +70,13 @@ SELECT hash, simhash(text 'Hello') = hash AS fingerprint_is_hash FROM simhash_fe
 SELECT simhash(text '近似', 'words', version => 3) AS chinese_word,
        (SELECT hash FROM simhash_features(text '近似', 'words', version => 3));
 SELECT simhash(text '近', 'words') AS chinese_character, (SELECT hash FROM simhash_features(text '近'));
--- Algorithm versions: 0 is the current one (6); 3, 4 and 5 stay available.
+-- Algorithm versions: 0 is the current one (7); 3 to 6 stay available.
 SELECT simhash(text 'Hello 近似', 'words', version => 0) = simhash(text 'Hello 近似') AS zero_is_current,
-       simhash(text 'Hello 近似', 'words', version => 6) = simhash(text 'Hello 近似') AS six_is_default,
+       simhash(text 'Hello 近似', 'words', version => 7) = simhash(text 'Hello 近似') AS seven_is_default,
        simhash(text 'Hello 近似', 'words', version => 3) <> simhash(text 'Hello 近似') AS three_differs_on_chinese,
        simhash(text 'Hello world', 'words', version => 3) = simhash(text 'Hello world') AS three_same_on_english;
 SELECT simhash(text 'x', 'words', version => 2);
-SELECT simhash(text 'x', 'words', version => 7);
+SELECT simhash(text 'x', 'words', version => 8);
 -- Version 6 weighs the words of a document of fewer than 700 words by
 -- their occurrences alone (no square root, damping or cap): on one line of
 -- equal five-word runs every word weighs the same per occurrence, which
@@ -97,12 +97,26 @@ SELECT words, string_agg(w, ' ' ORDER BY i) AS body
                           || CASE WHEN i % 9 = 8 THEN '.' ELSE '' END AS w
                   FROM generate_series(0, words - 1) i) t
  GROUP BY words;
-SELECT words, (SELECT sum(occurrences) FROM simhash_features(body)) AS counted,
-       simhash(body) = simhash(body, 'words', version => 5) AS as_v5,
-       simhash(body) = (SELECT simhash_agg(feature, weight) FROM simhash_features(body)) AS features_sum,
+SELECT words, (SELECT sum(occurrences) FROM simhash_features(body, 'words', version => 6)) AS counted,
+       simhash(body, 'words', version => 6) = simhash(body, 'words', version => 5) AS as_v5,
+       simhash(body, 'words', version => 6) =
+         (SELECT simhash_agg(feature, weight) FROM simhash_features(body, 'words', version => 6)) AS features_sum,
        (SELECT round(max(abs(f6.weight - f5.weight))::numeric, 2)
-          FROM simhash_features(body) f6 JOIN simhash_features(body, 'words', version => 5) f5 USING (feature)) AS most_moved
+          FROM simhash_features(body, 'words', version => 6) f6
+          JOIN simhash_features(body, 'words', version => 5) f5 USING (feature)) AS most_moved
   FROM ramp ORDER BY words;
+-- Version 7 (the default) is version 6 up to 1,400 words; past that no word
+-- weighs more than 63 times the document's average weight per word
+-- (ceil(63 W / N) instead of 4.5 % of W), so more of a long document's
+-- repeated words reach the cap, and the fingerprint is still the sum of the
+-- features' weights.
+SELECT words, simhash(body) = simhash(body, 'words', version => 6) AS as_v6,
+       simhash(body) = (SELECT simhash_agg(feature, weight) FROM simhash_features(body)) AS features_sum,
+       (SELECT count(*) FROM simhash_features(body) f
+         WHERE f.weight = (SELECT max(weight) FROM simhash_features(body))) AS capped_v7,
+       (SELECT count(*) FROM simhash_features(body, 'words', version => 6) f
+         WHERE f.weight = (SELECT max(weight) FROM simhash_features(body, 'words', version => 6))) AS capped_v6
+  FROM ramp WHERE words >= 1399 ORDER BY words;
 -- A text of 6 kB or more fills the table of distinct words from its first
 -- word (one that short keeps them in a list until its 700th): the same
 -- weights either way, also for a long text of few, long words.

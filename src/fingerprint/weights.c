@@ -43,6 +43,8 @@
  * word's correction is scaled by the word count (RampBlend).  Its words go
  * to a list first (CapTableDefer) and into the table only once a document
  * reaches RAMP_FROM words, so a short document never builds the table.
+ * Version 7 tightens the cap past SIMHASH_CAP_WORDS_V7 words in proportion
+ * to the length (CapOfRobust).
  *
  * The cap: the lanes count every occurrence as it comes, the table keeps
  * each feature's total, and at the end the weight above the cap of the few
@@ -408,17 +410,27 @@ StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= WIDE_LANE_MAX
 
 /*
  * Version 4's cap of a document of total weight total (in sixteenths) and
- * words words, under weighting runs or tf: see SIMHASH_CAP_WORDS.
+ * words words, under weighting runs or tf: see SIMHASH_CAP_WORDS; with
+ * proportional, version 7's (SIMHASH_CAP_WORDS_V7).
  */
 int64
-CapOfRobust(Weighting weighting, int64 total, int64 words)
+CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional)
 {
 	int64		least = weighting == WEIGHTING_RUNS ?
 		SIMHASH_WEIGHT_SCALE * simhash_run_weight_v4[SIMHASH_RUN_CAP] :
 		SIMHASH_WEIGHT_SCALE;
 	int64		cap;
 
-	if (words <= SIMHASH_CAP_WORDS)
+	StaticAssertStmt(9 * SIMHASH_CAP_WORDS_V7 == 63 * 200, "the caps agree at the length");
+	if (proportional && words > SIMHASH_CAP_WORDS_V7)
+	{
+		/* ceil(63 * total / words) without overflow: total < 2^63 */
+		int64		quot = total / words,
+					rem = total % words;
+
+		cap = 63 * quot + (63 * rem + words - 1) / words;
+	}
+	else if (words <= SIMHASH_CAP_WORDS)
 		cap = (9 * total + 199) / 200;
 	else
 		cap = (int64) ceil(9.0 * (double) total / 200.0 *
@@ -972,7 +984,7 @@ CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
  */
 void
 CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
-					int64 ramp)
+					int64 ramp, bool proportional)
 {
 	int32		members = t->members;
 	uint64	   *buffer = ChangedBuffer(members + ndamped);
@@ -1029,7 +1041,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 		sum += robust - scaled[k];
 	}
 
-	cap = CapOfRobust(weighting, sum, t->words);
+	cap = CapOfRobust(weighting, sum, t->words, proportional);
 #if defined(__SSE2__)
 	StaticAssertStmt(SIMHASH_WEIGHT_SCALE == 16, "the scale is a shift by 4");
 	for (int bit = 0; bit < SIMHASH_BITS; bit += 2)
@@ -1231,6 +1243,7 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 		(weighting == WEIGHTING_RUNS || weighting == WEIGHTING_TF);
 	w->lines = version >= 5 && w->robust && w->runs;
 	w->ramp = version >= 6 && w->robust;
+	w->proportional = version >= 7 && w->robust;
 	if (w->lines)
 		RunWeightsV5();
 	w->rc.weights = w->lines ? simhash_run_weight_v5[LINE_CLASSES - 1] :
@@ -1523,7 +1536,7 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 				w * SIMHASH_WEIGHT_SCALE;
 			total += robust[i];
 		}
-		cap = CapOfRobust(weighting, total, words);
+		cap = CapOfRobust(weighting, total, words, w->proportional);
 		ramp = w->ramp ? RampOf(words) : RAMP_SPAN;
 		for (int64 i = 0; i < n; i++)
 		{
@@ -1614,7 +1627,8 @@ WeigherResult(Weigher *w, uint64 *result)
 			}
 			else
 				CapTableApplyRobust(rt, w->weighting, lanes->ones, &lanes->total,
-									w->ramp ? RampOf(rt->words) : RAMP_SPAN);
+									w->ramp ? RampOf(rt->words) : RAMP_SPAN,
+									w->proportional);
 #ifdef HAVE_CORRECTIONS_SIMD
 			/* lanes is flushed (pending 0): LaneCounterResult's bits */
 			if (cpu_has_avx2 && simhash_simd >= SIMD_AVX2)

@@ -90,7 +90,23 @@ extern int16 simhash_run_weight_v5[LINE_CLASSES][SIMHASH_RUN_CAP + 1];
  * within a few bits.
  */
 #define SIMHASH_CAP_WORDS 10000
-extern int64 CapOfRobust(Weighting weighting, int64 total, int64 words);
+
+/*
+ * Algorithm version 7 tightens the cap from SIMHASH_CAP_WORDS_V7 words on
+ * (the word count where version 6's blend reaches version 5's weights), in
+ * proportion to the length instead of its square root:
+ *		cap = max(ceil(9 * W / 200), floor)						N <= SIMHASH_CAP_WORDS_V7
+ *		cap = max(ceil(63 * W / N), floor)						longer
+ * (integers: 63 = 9 / 200 * 1400, so the two agree at N = 1,400).  Past
+ * 1,400 words no word weighs more than 63 occurrences of average weight.
+ * The words a genre repeats everywhere (a release note's "has been
+ * upgraded from version", a changelog's sign-offs) otherwise weighed up to
+ * 4.5 % each of documents of many thousand words and pulled unrelated
+ * documents of the genre within 3 bits (doc/benchmarks.md).  Shorter
+ * documents are version 6's.
+ */
+#define SIMHASH_CAP_WORDS_V7 1400
+extern int64 CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional);
 
 /*
  * A word of the built-in frequency list: its share of its language's words
@@ -254,7 +270,7 @@ extern void CapTableSpill(CapTable *t);
 extern int64 CapOf(Weighting weighting, int64 total);
 extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
 extern void CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones,
-								int64 *total, int64 ramp);
+								int64 *total, int64 ramp, bool proportional);
 extern double CapOfLog(double total);
 
 /*
@@ -660,6 +676,8 @@ typedef struct Weigher
 	bool		lines;			/* version 5's line weights (runs only) */
 	bool		ramp;			/* version 6: version 4's weights blended in
 								 * by the word count (RampBlend) */
+	bool		proportional;	/* version 7: the cap proportional to the
+								 * length past SIMHASH_CAP_WORDS_V7 words */
 	TfCounter	tf;				/* tf and runs without counting; its cap
 								 * table serves both */
 	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Checks that vectors_v5.csv catches the likely ways to get version 5's line
-# weights wrong: builds mutants of reference.c (each one deliberate bug) and
-# counts the vectors each one changes; every count must be above zero.
+# weights wrong, and vectors_v7.csv those of version 7's cap: builds mutants
+# of reference.c (each one deliberate bug) and counts the vectors each one
+# changes; every count must be above zero.
 # Usage: bash test/golden/mutants.sh   (from the repository; needs gcc, ICU,
 # xxHash headers and python3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-python3 test/golden/make_vectors_v5.py > "$tmp/in.csv" 2>/dev/null
+python3 test/golden/make_vectors_v5.py > "$tmp/in5.csv" 2>/dev/null
+(cd test/golden && python3 make_vectors_v7.py) > "$tmp/in7.csv" 2>/dev/null
 fail=0
+version=5
 mut() {
     local name=$1
     shift
@@ -18,12 +21,12 @@ mut() {
         echo "$name: the mutation did not apply"; fail=1; return
     fi
     gcc -O1 -o "$tmp/mut" "$tmp/mut.c" -licuuc -lm
-    "$tmp/mut" 5 < "$tmp/in.csv" > "$tmp/mut.csv"
+    "$tmp/mut" $version < "$tmp/in$version.csv" > "$tmp/mut.csv"
     n=$(python3 -c "
 import csv, sys
 a = list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))[1:]
 b = list(csv.reader(open(sys.argv[2], newline='', encoding='utf-8')))[1:]
-print(sum(x[5] != y[5] for x, y in zip(a, b)))" "$tmp/mut.csv" test/golden/vectors_v5.csv)
+print(sum(x[5] != y[5] for x, y in zip(a, b)))" "$tmp/mut.csv" test/golden/vectors_v$version.csv)
     printf '%-22s %4d vectors differ\n' "$name" "$n"
     [ "$n" -gt 0 ] || fail=1
 }
@@ -44,4 +47,9 @@ mut code-points         -e 's|rl.len\[line\] = (long) (i - start) < LINE_CAP ? (
 mut u2028-no-break      -e 's/(t\[i + 2\] == 0xA8 || t\[i + 2\] == 0xA9)/(t[i + 2] == 0xA9)/' -e 's/|| norm\[i\] == 0x2028 //'
 mut u2029-no-break      -e 's/(t\[i + 2\] == 0xA8 || t\[i + 2\] == 0xA9)/(t[i + 2] == 0xA8)/' -e 's/|| norm\[i\] == 0x2029)/)/'
 mut cr-no-break         -e "s/if (t\[i\] == '\\\\r' || t\[i\] == '\\\\n')/if (t[i] == '\\\\n')/" -e "s/if (norm\[i\] == '\\\\r' || /if (/"
+version=7
+mut v7-cap-floor        -e 's/c = num \/ den + (num % den != 0);/c = num \/ den;/'
+mut v7-cap-1380         -e 's/num = 9LL \* 1400 \* t,/num = 9LL * 1380 * t,/'
+mut v7-from-1500        -e 's/if (version >= 7 \&\& nf > 1400)/if (version >= 7 \&\& nf > 1500)/'
+mut v7-sqrt             -e 's/if (version >= 7 \&\& nf > 1400)/if (version >= 7 \&\& nf > 1400 \&\& 0)/' -e 's/else if (nf <= 10000)/else if (nf <= (version >= 7 ? 1400 : 10000))/' -e 's/sqrt(10000.0 \/ (double) nf)/sqrt((version >= 7 ? 1400.0 : 10000.0) \/ (double) nf)/'
 [ $fail = 0 ] && echo "every mutant changes some vector" || { echo "some mutant changes no vector"; exit 1; }

@@ -1,7 +1,7 @@
 /*
  * reference.c
  *	  An independent, deliberately naive implementation of simhash(text)
- *	  algorithm versions 3, 4 and 5, used to compute the golden vectors.
+ *	  algorithm versions 3 to 7, used to compute the golden vectors.
  *
  * It shares no code with the extension: it normalizes the whole text with
  * ICU at once (no chunks), segments it with one ICU word break iterator
@@ -47,6 +47,11 @@
  * break character of the normalized text is the k-th of the raw text, and a
  * token lies on the raw line that follows the last break character before it
  * (raw_lines, line_at in tokenize).
+ *
+ * Version 6 ("reference 6") blends version 5's robust weights in between
+ * 700 and 1,400 words (below, each word keeps its linear weight).  Version
+ * 7 ("reference 7") is version 6 with the robust cap of a document of more
+ * than 1,400 words max(ceil(9 W / 200 * 1400 / N), 16 * floor).
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
@@ -176,7 +181,7 @@ breaks_run(UChar32 c)
 	}
 }
 
-/* The version computed: 3, 4 or 5 (the first argument; default 4). */
+/* The version computed: 3 to 7 (the first argument; default 4). */
 static int	version = 4;
 /* Features 'chars' (under version 4 a CJK run is then one token). */
 static bool chars_kind = false;
@@ -754,7 +759,15 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 				x->weight = (double) (long long) (r + 0.5);
 				t += (long long) x->weight;
 			}
-			if (nf <= 10000)
+			if (version >= 7 && nf > 1400)
+			{
+				/* version 7: 9 / 200 of t scaled by 1400 / nf, rounded up */
+				long long	num = 9LL * 1400 * t,
+							den = 200LL * nf;
+
+				c = num / den + (num % den != 0);
+			}
+			else if (nf <= 10000)
 				c = (9 * t) / 200 + ((9 * t) % 200 != 0);
 			else
 				c = (long long) ceil(9.0 * (double) t / 200.0 * sqrt(10000.0 / (double) nf));
@@ -1023,8 +1036,8 @@ main(int argc, char **argv)
 		return check_lines();
 	if (argc > 1)
 		version = atoi(argv[1]);
-	if (version < 3 || version > 6)
-		die("the version must be 3, 4, 5 or 6");
+	if (version < 3 || version > 7)
+		die("the version must be 3 to 7");
 	for (;;)
 	{
 		int			c = read_field(stdin, body, sizeof(body));
