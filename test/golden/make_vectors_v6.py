@@ -26,11 +26,13 @@ WORD_COUNTS = [650, 699, 700, 701, 702, 900, 1050, 1200, 1399, 1400, 1401, 1500]
 HAN_COUNTS = [699, 700, 701, 1000, 1400, 1401]
 
 
-def ramp_texts(r):
-    vocabulary = v5.EN + ["the"] * 30 + ["and"] * 15 + ["of"] * 15
+def english_and_han_texts(r, word_counts, separators, han_counts, vocabulary):
+    """For each count of word_counts and each separator, that many words
+    drawn from vocabulary in sentences of 1-25 words joined by it; then Han
+    text of each count of han_counts characters."""
     texts = []
-    for total in WORD_COUNTS:
-        for separator in (" ", "\n", "\n"):
+    for total in word_counts:
+        for separator in separators:
             words = [r.choice(vocabulary) for _ in range(total)]
             sentences, i = [], 0
             while i < total:
@@ -39,9 +41,18 @@ def ramp_texts(r):
                 i += length
             texts.append(separator.join(sentences))
     han = [c for c in v5.ZH]
-    for total in HAN_COUNTS:
+    for total in han_counts:
         texts.append("".join(r.choice(han) for _ in range(total)))
     return texts
+
+
+def write_inputs(texts):
+    """Each text with the default options, and (but Han text) with tf."""
+    w = csv.writer(sys.stdout, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    for text in texts:
+        w.writerow([text, "words", 0, "runs", "false"])
+        if not text[0] >= "\u4e00":
+            w.writerow([text, "words", 1, "tf", "false"])
 
 
 def main():
@@ -49,13 +60,10 @@ def main():
     with contextlib.redirect_stdout(buf):
         v5.main()
     sys.stdout.write(buf.getvalue())
-    w = csv.writer(sys.stdout, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    r = random.Random(SEED)
-    texts = ramp_texts(r)
-    for text in texts:
-        w.writerow([text, "words", 0, "runs", "false"])
-        if not text[0] >= "\u4e00":
-            w.writerow([text, "words", 1, "tf", "false"])
+    vocabulary = v5.EN + ["the"] * 30 + ["and"] * 15 + ["of"] * 15
+    texts = english_and_han_texts(random.Random(SEED), WORD_COUNTS, (" ", "\n", "\n"),
+                                  HAN_COUNTS, vocabulary)
+    write_inputs(texts)
     print("%d texts on or near the ramp" % len(texts), file=sys.stderr)
 
 

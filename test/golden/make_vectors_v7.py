@@ -14,7 +14,6 @@ Usage (see test/golden/README):
     python3 test/golden/make_vectors_v7.py | /tmp/reference 7 > test/golden/vectors_v7.csv
 """
 import contextlib
-import csv
 import io
 import random
 import sys
@@ -29,36 +28,15 @@ HAN_COUNTS = [1400, 1401, 2500, 5000]
 GENRE = ["has", "been", "upgraded", "from", "version", "to", "now", "module"]
 
 
-def long_texts(r):
-    vocabulary = v5.EN + ["the"] * 30 + ["and"] * 15 + ["of"] * 15 + GENRE * 6
-    texts = []
-    for total in WORD_COUNTS:
-        for separator in (" ", "\n"):
-            words = [r.choice(vocabulary) for _ in range(total)]
-            sentences, i = [], 0
-            while i < total:
-                length = r.randint(1, 25)
-                sentences.append(" ".join(words[i:i + length]) + ".")
-                i += length
-            texts.append(separator.join(sentences))
-    han = [c for c in v5.ZH]
-    for total in HAN_COUNTS:
-        texts.append("".join(r.choice(han) for _ in range(total)))
-    return texts
-
-
 def main():
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         v6.main()
     sys.stdout.write(buf.getvalue())
-    w = csv.writer(sys.stdout, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    r = random.Random(SEED)
-    texts = long_texts(r)
-    for text in texts:
-        w.writerow([text, "words", 0, "runs", "false"])
-        if not text[0] >= "\u4e00":
-            w.writerow([text, "words", 1, "tf", "false"])
+    vocabulary = v5.EN + ["the"] * 30 + ["and"] * 15 + ["of"] * 15 + GENRE * 6
+    texts = v6.english_and_han_texts(random.Random(SEED), WORD_COUNTS, (" ", "\n"),
+                                     HAN_COUNTS, vocabulary)
+    v6.write_inputs(texts)
     print("%d texts past 1,400 words" % len(texts), file=sys.stderr)
 
 
