@@ -3,7 +3,7 @@
 document's tokens, to try other weightings on the quality benchmark's sets
 without rebuilding the extension (how the run weights and the cap of long
 documents were chosen: doc/benchmarks.md, "Version 4: run weights and the
-cap of very long documents").
+cap of very long documents"; version 7's cap: "Algorithm version 7").
 
 The tokens come from the independent reference implementation
 (test/golden/reference.c, "reference tokens"): each token's XXH3 hash,
@@ -14,7 +14,13 @@ the reference before version 5 has no m16 and serves --version 4 only).  Scored 
 scripts/bench-quality.sh scores: F1, precision and recall at k = 3 per set
 and language, the share of each kind of pair within 3 bits, and the
 unrelated long documents within 3 bits (word 5-shingle Jaccard < 0.1,
-bench/jaccard.py).  The defaults are version 5's formula (--version 4:
+bench/jaccard.py; and within 6, where the counts are less sparse), and,
+where SETS has long_near.tsv (bench/make_long_near_duplicates.py), the
+share of each kind of near-duplicate of a long document within 3 bits of
+its original.  A SETS folder without docs.tsv scores the long documents
+only.  Documents of 1,400 words or more have the same fingerprint under
+versions 5 and 6 (version 6 blends version 5's weights in from 700 words;
+this recomputes version 5 throughout).  The defaults are version 5's formula (--version 4:
 version 4's, the same but for the line weights); with them F1,
 precision, recall and the long documents equal the benchmark's (the shares
 per kind may differ by 0.01: Python rounds the binary double, SQL the exact
@@ -24,15 +30,18 @@ Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
     gcc -O1 -o /tmp/reference test/golden/reference.c -licuuc -lm
     python3 bench/make_quality_sets.py SETS
     python3 bench/weights_sim.py /tmp/reference SETS [--version 4|5] [--power A]
-        [--cap-words N] [--occurrences B] [--linear] [--no-long] [--verify]
+        [--cap-words N] [--cap-exponent E] [--occurrences B] [--linear] [--no-long]
+        [--verify]
   --version V      5: an occurrence weighs max(1, floor((w x m16 + 8) / 16)),
                    w its run weight below, m16 its line's multiplier (version
                    5, the default); 4: w (version 4)
   --power A        an occurrence in a run of L words weighs
                    max(1, floor(L^A 64^(1.5 - A) / 2 + 0.5)) (version 4: 1.5)
   --linear         ... weighs L (version 4 before 2026-11-27; floor 64)
-  --cap-words N    the cap's share shrinks as sqrt(N / words) past N words
-                   (version 4: 10000; 0: never)
+  --cap-words N    the cap's share shrinks as (N / words)^E past N words
+                   (version 4: 10000; version 7: 1400; 0: never)
+  --cap-exponent E (version 4: 0.5; version 7: 1, the cap then
+                   ceil(9 W N / (200 words)) in integers)
   --occurrences B  a word's weight times occurrences^B (version 4: 0.5)
   --verify         also computes each document's fingerprint with the
                    reference itself (simhash(body) of --version, CSV mode)
@@ -124,8 +133,10 @@ def fingerprint(p, args, freq, freqkeys):
         r[k] *= 1 - g * (1 - damp / ppm)
     r = np.floor(r + 0.5)
     total = r.sum()
-    if args.cap_words and p['n'] > args.cap_words:
-        cap = math.ceil(9.0 * total / 200.0 * math.sqrt(args.cap_words / p['n']))
+    if args.cap_words and p['n'] > args.cap_words and args.cap_exponent == 1:
+        cap = -(-9 * int(total) * args.cap_words // (200 * p['n']))
+    elif args.cap_words and p['n'] > args.cap_words:
+        cap = math.ceil(9.0 * total / 200.0 * (args.cap_words / p['n']) ** args.cap_exponent)
     else:
         cap = math.ceil(9 * total / 200)
     r = np.minimum(r, max(cap, 16 * least))
@@ -165,6 +176,7 @@ def main():
     ap.add_argument('--power', type=float, default=1.5)
     ap.add_argument('--linear', action='store_true')
     ap.add_argument('--cap-words', type=int, default=10000)
+    ap.add_argument('--cap-exponent', type=float, default=0.5)
     ap.add_argument('--occurrences', type=float, default=0.5)
     ap.add_argument('--no-long', action='store_true')
     ap.add_argument('--version', type=int, default=5, choices=(4, 5))
@@ -178,6 +190,14 @@ def main():
             out = subprocess.run([args.reference, 'tokens'], stdin=f, capture_output=True, check=True).stdout
         return {i: prepare(h, fl) for i, (h, fl) in read_tokens(out).items() if len(h)}
 
+    if os.path.exists(os.path.join(args.sets, 'docs.tsv')):
+        score_pages(args, tokens, freq, freqkeys)
+    if not args.no_long:
+        score_long(args, tokens, freq, freqkeys)
+
+
+def score_pages(args, tokens, freq, freqkeys):
+    """F1, precision and recall at k = 3 of the page sets (docs.tsv, pairs.tsv)."""
     meta = {}
     for line in open(os.path.join(args.sets, 'docs.tsv'), encoding='utf-8'):
         f = line.split('\t', 6)
@@ -207,9 +227,11 @@ def main():
         print('%-8s %-4s %6.3f %6.3f %6.3f   %s' % (
             key[0], key[1], 2 * tp / (2 * tp + fp + pos - tp), tp / max(tp + fp, 1), tp / pos,
             ', '.join('%s %.2f' % (k[1], np.mean(v)) for k, v in sorted(kinds.items()))))
-    if args.no_long:
-        return
 
+
+def score_long(args, tokens, freq, freqkeys):
+    """Unrelated long documents close together (long.tsv), and the recall of
+    their near-duplicates (long_near.tsv, if there)."""
     spec = importlib.util.spec_from_file_location('jaccard', os.path.join(HERE, 'jaccard.py'))
     jaccard = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(jaccard)
@@ -222,20 +244,42 @@ def main():
     ids = np.array(sorted(longs))
     fp = np.array([fingerprint(longs[i], args, freq, freqkeys) for i in ids], np.uint64)
     langs = np.array([lang[i] for i in ids])
-    print('long documents: lang, pairs, unrelated within 3 bits, per million, both >= 30k characters')
+    print('long documents: lang, pairs, unrelated within 3 bits, per million, both >= 30k characters,'
+          ' unrelated within 6 bits')
+    shingles = {}
     for lg in sorted(set(langs)):
         sel = np.nonzero(langs == lg)[0]
-        unrelated = big = 0
+        unrelated = big = within6 = 0
         for x in range(len(sel)):
             d = popcount(fp[sel[x]] ^ fp[sel[x + 1:]])
-            for y in np.nonzero(d <= 3)[0]:
+            for y in np.nonzero(d <= 6)[0]:
                 a, b = int(ids[sel[x]]), int(ids[sel[x + 1 + y]])
-                sa, sb = jaccard.shingles(texts[a]), jaccard.shingles(texts[b])
+                sa = shingles.setdefault(a, jaccard.shingles(texts[a]))
+                sb = shingles.setdefault(b, jaccard.shingles(texts[b]))
                 if len(sa & sb) / max(len(sa | sb), 1) < 0.1:
-                    unrelated += 1
-                    big += len(texts[a]) >= 30000 and len(texts[b]) >= 30000
+                    within6 += 1
+                    if d[y] <= 3:
+                        unrelated += 1
+                        big += len(texts[a]) >= 30000 and len(texts[b]) >= 30000
         pairs = len(sel) * (len(sel) - 1) // 2
-        print('%-4s %8d %4d %8.1f %4d' % (lg, pairs, unrelated, 1e6 * unrelated / max(pairs, 1), big))
+        print('%-4s %8d %4d %8.1f %4d %4d' % (lg, pairs, unrelated, 1e6 * unrelated / max(pairs, 1), big,
+                                            within6))
+    if not os.path.exists(os.path.join(args.sets, 'long_near.tsv')):
+        return
+    near = {}
+    for line in open(os.path.join(args.sets, 'long_near.tsv'), encoding='utf-8'):
+        f = line.split('\t', 5)
+        near[int(f[0])] = (f[2], int(f[3]), f[4])
+    nfp = {i: fingerprint(p, args, freq, freqkeys) for i, p in tokens('long_near.tsv').items()}
+    original = {(src, base): i for i, (src, base, kind) in near.items() if kind == 'original'}
+    found = {}
+    for i, (src, base, kind) in near.items():
+        o = original.get((src, base))
+        if kind != 'original' and o in nfp and i in nfp:
+            found.setdefault(src, {}).setdefault(kind, []).append(bin(nfp[i] ^ nfp[o]).count('1') <= 3)
+    print('near-duplicates of long documents within 3 bits of the original (half: a negative)')
+    for src in sorted(found):
+        print('%-16s %s' % (src, ', '.join('%s %.2f' % (k, np.mean(v)) for k, v in sorted(found[src].items()))))
 
 
 if __name__ == '__main__':
