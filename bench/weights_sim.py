@@ -30,7 +30,7 @@ Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
     gcc -O1 -o /tmp/reference test/golden/reference.c -licuuc -lm
     python3 bench/make_quality_sets.py SETS
     python3 bench/weights_sim.py /tmp/reference SETS [--version 4|5] [--power A]
-        [--cap-words N] [--cap-exponent E] [--occurrences B] [--linear] [--no-long]
+        [--cap-words N] [--cap-exponent E] [--cap-typical K] [--occurrences B] [--linear] [--no-long]
         [--verify]
   --version V      5: an occurrence weighs max(1, floor((w x m16 + 8) / 16)),
                    w its run weight below, m16 its line's multiplier (version
@@ -43,6 +43,8 @@ Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
   --cap-exponent E (version 4: 0.5; version 7: 1, the cap then
                    ceil(9 W N / (200 words)) in integers)
   --occurrences B  a word's weight times occurrences^B (version 4: 0.5)
+  --cap-typical K  (experiment) also cap every word at K times the weight of
+                   the document's median word by occurrence (0: no such cap)
   --verify         also computes each document's fingerprint with the
                    reference itself (simhash(body) of --version, CSV mode)
                    and counts those that differ from the recomputation's
@@ -140,6 +142,14 @@ def fingerprint(p, args, freq, freqkeys):
     else:
         cap = math.ceil(9 * total / 200)
     r = np.minimum(r, max(cap, 16 * least))
+    if args.cap_typical:
+        # experiment: no word above K times the weight of the document's
+        # median word (by occurrence), so that a few words cannot hold
+        # most of the squared weight
+        order = np.argsort(r)
+        cum = np.cumsum(p['count'][order])
+        median = r[order[np.searchsorted(cum, cum[-1] / 2)]]
+        r = np.minimum(r, max(args.cap_typical * median, 16 * least))
     s = r @ p['bits']
     return int(np.packbits((s > 0).astype(np.uint8), bitorder='little').view(np.uint64)[0])
 
@@ -178,6 +188,7 @@ def main():
     ap.add_argument('--cap-words', type=int, default=10000)
     ap.add_argument('--cap-exponent', type=float, default=0.5)
     ap.add_argument('--occurrences', type=float, default=0.5)
+    ap.add_argument('--cap-typical', type=float, default=0)
     ap.add_argument('--no-long', action='store_true')
     ap.add_argument('--version', type=int, default=5, choices=(4, 5))
     ap.add_argument('--verify', action='store_true')
