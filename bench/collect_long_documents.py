@@ -16,7 +16,8 @@ tuning set).  Each file's text once (identical texts are kept once).
                 and style, a line per block element)
   plain text    every .txt, .md and .rst file (source "text")
 
-Usage: collect_long_documents.py [--rendered] OUT.tsv PACKAGE...
+Usage: collect_long_documents.py [--rendered] OUT.tsv PACKAGE_OR_FOLDER...
+(a folder: every file under it, e.g. packages unpacked with dpkg -x)
 OUT.tsv has the columns of bench-quality's long.tsv: doc_id lang source
 body (COPY text format).
 """
@@ -85,8 +86,14 @@ def rendered_man(path):
 
 
 def files_of(package):
-    out = subprocess.run(['dpkg', '-L', package], capture_output=True, text=True)
-    return [p for p in out.stdout.split('\n') if p and os.path.isfile(p) and not os.path.islink(p)]
+    """The files of an installed package, or every file under a folder
+    (packages unpacked with dpkg -x, say, which leaves the system as it was)."""
+    if os.path.isdir(package):
+        paths = [os.path.join(d, f) for d, _, fs in os.walk(package) for f in fs]
+    else:
+        out = subprocess.run(['dpkg', '-L', package], capture_output=True, text=True)
+        paths = out.stdout.split('\n')
+    return [p for p in paths if p and os.path.isfile(p) and not os.path.islink(p)]
 
 
 def main():
@@ -104,7 +111,7 @@ def main():
     for package in packages:
         for path in sorted(files_of(package)):
             name = path[:-3] if path.endswith('.gz') else path
-            m = re.match(r'/usr/share/man/(?:([a-z]{2})(?:_[A-Z]{2})?(?:\.[^/]*)?/)?man[^/]+/', path)
+            m = re.search(r'/usr/share/man/(?:([a-z]{2})(?:_[A-Z]{2})?(?:\.[^/]*)?/)?man[^/]+/', path)
             if m:
                 lang = m.group(1) or 'en'
                 add(lang, 'man', strip_roff(read(path)))
