@@ -19,8 +19,8 @@ where SETS has long_near.tsv (bench/make_long_near_duplicates.py), the
 share of each kind of near-duplicate of a long document within 3 bits of
 its original.  A SETS folder without docs.tsv scores the long documents
 only.  Documents of 1,400 words or more have the same fingerprint under
-versions 5 and 6 (version 6 blends version 5's weights in from 700 words;
-this recomputes version 5 throughout).  The defaults are version 5's formula (--version 4:
+versions 5 and 6 (version 6 blends version 5's weights in from 700 words:
+--version 6 and 7 recompute that too).  The defaults are version 5's formula (--version 4:
 version 4's, the same but for the line weights); with them F1,
 precision, recall and the long documents equal the benchmark's (the shares
 per kind may differ by 0.01: Python rounds the binary double, SQL the exact
@@ -29,12 +29,15 @@ average).
 Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
     gcc -O1 -o /tmp/reference test/golden/reference.c -licuuc -lm
     python3 bench/make_quality_sets.py SETS
-    python3 bench/weights_sim.py /tmp/reference SETS [--version 4|5] [--power A]
+    python3 bench/weights_sim.py /tmp/reference SETS [--version 4|5|6|7] [--power A]
         [--cap-words N] [--cap-exponent E] [--cap-typical K] [--occurrences B] [--linear] [--no-long]
         [--verify]
   --version V      5: an occurrence weighs max(1, floor((w x m16 + 8) / 16)),
                    w its run weight below, m16 its line's multiplier (version
-                   5, the default); 4: w (version 4)
+                   5, the default); 4: w (version 4); 6: version 5 blended in
+                   from 700 to 1,400 words (below, each word's weight is the
+                   sum of its occurrences', uncapped); 7: 6 with version 7's
+                   cap (sets --cap-words 1400 --cap-exponent 1)
   --power A        an occurrence in a run of L words weighs
                    max(1, floor(L^A 64^(1.5 - A) / 2 + 0.5)) (version 4: 1.5)
   --linear         ... weighs L (version 4 before 2026-11-27; floor 64)
@@ -135,6 +138,8 @@ def fingerprint(p, args, freq, freqkeys):
         r[k] *= 1 - g * (1 - damp / ppm)
     r = np.floor(r + 0.5)
     total = r.sum()
+    if args.version >= 7:
+        args.cap_words, args.cap_exponent = 1400, 1
     if args.cap_words and p['n'] > args.cap_words and args.cap_exponent == 1:
         cap = -(-9 * int(total) * args.cap_words // (200 * p['n']))
     elif args.cap_words and p['n'] > args.cap_words:
@@ -150,6 +155,13 @@ def fingerprint(p, args, freq, freqkeys):
         cum = np.cumsum(p['count'][order])
         median = r[order[np.searchsorted(cum, cum[-1] / 2)]]
         r = np.minimum(r, max(args.cap_typical * median, 16 * least))
+    if args.version >= 6:
+        # version 6: the linear weight (16 w, uncapped) below 700 words,
+        # moved towards r by (words - 700) / 700 of the difference up to
+        # 1,400, rounded half away from zero
+        lin = (w * 16).astype(np.int64)
+        x = (r.astype(np.int64) - lin) * min(max(p['n'] - 700, 0), 700)
+        r = lin + np.where(x >= 0, (x + 350) // 700, -((-x + 350) // 700))
     s = r @ p['bits']
     return int(np.packbits((s > 0).astype(np.uint8), bitorder='little').view(np.uint64)[0])
 
@@ -190,7 +202,7 @@ def main():
     ap.add_argument('--occurrences', type=float, default=0.5)
     ap.add_argument('--cap-typical', type=float, default=0)
     ap.add_argument('--no-long', action='store_true')
-    ap.add_argument('--version', type=int, default=5, choices=(4, 5))
+    ap.add_argument('--version', type=int, default=5, choices=(4, 5, 6, 7))
     ap.add_argument('--verify', action='store_true')
     args = ap.parse_args()
     freq = frequent_words(args.reference)
@@ -254,6 +266,12 @@ def score_long(args, tokens, freq, freqkeys):
     longs = tokens('long.tsv')
     ids = np.array(sorted(longs))
     fp = np.array([fingerprint(longs[i], args, freq, freqkeys) for i in ids], np.uint64)
+    if args.verify:
+        direct = reference_fingerprints(args.reference, args.version, os.path.join(args.sets, 'long.tsv'))
+        mine = dict(zip((int(i) for i in ids), (int(x) for x in fp)))
+        differ = sum(1 for i, x in direct.items() if mine.get(i) != x)
+        print('verify: %d of %d long documents\' fingerprints differ from the reference\'s (version %d)'
+              % (differ, len(direct), args.version))
     langs = np.array([lang[i] for i in ids])
     print('long documents: lang, pairs, unrelated within 3 bits, per million, both >= 30k characters,'
           ' unrelated within 6 bits')
