@@ -15,6 +15,7 @@ tuning set).  Each file's text once (identical texts are kept once).
                 as text (source "html": the text of the page outside script
                 and style, a line per block element)
   plain text    every .txt, .md and .rst file (source "text")
+HTML and plain text count as English (lang "en") whatever their language.
 
 Usage: collect_long_documents.py [--rendered] OUT.tsv PACKAGE_OR_FOLDER...
 (a folder: every file under it, e.g. packages unpacked with dpkg -x)
