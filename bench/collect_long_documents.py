@@ -30,7 +30,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_quality_sets import strip_roff  # noqa: E402
+from make_quality_sets import esc, strip_roff  # noqa: E402
 
 MIN_CHARS = 8000
 BLOCKS = {'p', 'div', 'br', 'li', 'tr', 'td', 'th', 'dt', 'dd', 'pre', 'table', 'ul', 'ol',
@@ -124,9 +124,6 @@ def main():
                 add('en', 'html', tidy(''.join(parser.out)))
             elif name.endswith(('.txt', '.md', '.rst')):
                 add('en', 'text', read(path).strip())
-
-    def esc(s):
-        return s.replace('\\', '\\\\').replace('\t', ' ').replace('\r', ' ').replace('\n', '\\n')
 
     with open(out, 'w', encoding='utf-8') as f:
         for i, (lang, source, text) in enumerate(docs):

@@ -73,6 +73,11 @@ ADS = {
 }
 
 
+def esc(s):
+    """s as a field of COPY's text format (a tab or carriage return a space)."""
+    return s.replace('\\', '\\\\').replace('\t', ' ').replace('\r', ' ').replace('\n', '\\n')
+
+
 def strip_roff(text):
     """The text of a manual page's roff source, without markup."""
     out = []
@@ -207,9 +212,6 @@ def main():
                              dict(nd.counters(rng), author=rng.choice(nd.AUTHORS[lang]))))
             pairs.append((orig, add(set_, lang, base, 'half', tpl, nd.half_of(body, lang), meta), 0, 'half'))
         pairs += nd.other_pairs(originals, rng)
-
-    def esc(s):
-        return s.replace('\\', '\\\\').replace('\t', ' ').replace('\r', ' ').replace('\n', '\\n')
 
     with open(os.path.join(outdir, 'docs.tsv'), 'w', encoding='utf-8') as f:
         for d in docs:

@@ -138,8 +138,6 @@ def fingerprint(p, args, freq, freqkeys):
         r[k] *= 1 - g * (1 - damp / ppm)
     r = np.floor(r + 0.5)
     total = r.sum()
-    if args.version >= 7:
-        args.cap_words, args.cap_exponent = 1400, 1
     if args.cap_words and p['n'] > args.cap_words and args.cap_exponent == 1:
         cap = -(-9 * int(total) * args.cap_words // (200 * p['n']))
     elif args.cap_words and p['n'] > args.cap_words:
@@ -205,6 +203,8 @@ def main():
     ap.add_argument('--version', type=int, default=5, choices=(4, 5, 6, 7))
     ap.add_argument('--verify', action='store_true')
     args = ap.parse_args()
+    if args.version >= 7:
+        args.cap_words, args.cap_exponent = 1400, 1
     freq = frequent_words(args.reference)
     freqkeys = np.array(list(freq), dtype=np.uint64)
 

@@ -34,9 +34,8 @@ $node->safe_psql('postgres', q{
 	-- within 3 bits, or both without a fingerprint (a text without words,
 	-- such as an empty page's, has none: simhash gives NULL)
 	CREATE FUNCTION near(a text, b text) RETURNS boolean LANGUAGE sql AS $$
-	SELECT CASE WHEN simhash(a) IS NULL OR simhash(b) IS NULL
-	            THEN simhash(a) IS NULL AND simhash(b) IS NULL
-	            ELSE simhash(a) <-> simhash(b) <= 3 END $$;
+	SELECT coalesce(fa <-> fb <= 3, fa IS NULL AND fb IS NULL)
+	  FROM (SELECT simhash(a) AS fa, simhash(b) AS fb) f $$;
 });
 
 sub copy_escape
