@@ -29,7 +29,7 @@ average).
 Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
     gcc -O1 -o /tmp/reference test/golden/reference.c -licuuc -lm
     python3 bench/make_quality_sets.py SETS
-    python3 bench/weights_sim.py /tmp/reference SETS [--version 4|5|6|7] [--power A]
+    python3 bench/weights_sim.py /tmp/reference SETS [--version 4|5|6|7|8] [--power A]
         [--cap-words N] [--cap-exponent E] [--cap-typical K] [--occurrences B] [--linear] [--no-long]
         [--verify]
   --version V      5: an occurrence weighs max(1, floor((w x m16 + 8) / 16)),
@@ -37,7 +37,8 @@ Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
                    5, the default); 4: w (version 4); 6: version 5 blended in
                    from 700 to 1,400 words (below, each word's weight is the
                    sum of its occurrences', uncapped); 7: 6 with version 7's
-                   cap (sets --cap-words 1400 --cap-exponent 1)
+                   cap (sets --cap-words 1400 --cap-exponent 1); 8: 7 with
+                   version 8's typical cap (sets --cap-typical 16)
   --power A        an occurrence in a run of L words weighs
                    max(1, floor(L^A 64^(1.5 - A) / 2 + 0.5)) (version 4: 1.5)
   --linear         ... weighs L (version 4 before 2026-11-27; floor 64)
@@ -46,8 +47,9 @@ Usage (Debian 12: python3-numpy; SETS from bench/make_quality_sets.py):
   --cap-exponent E (version 4: 0.5; version 7: 1, the cap then
                    ceil(9 W N / (200 words)) in integers)
   --occurrences B  a word's weight times occurrences^B (version 4: 0.5)
-  --cap-typical K  (experiment) also cap every word at K times the weight of
-                   the document's median word by occurrence (0: no such cap)
+  --cap-typical K  also cap every word at K times the weight of the
+                   document's median word by occurrence (0: no such cap;
+                   version 8: 16)
   --verify         also computes each document's fingerprint with the
                    reference itself (simhash(body) of --version, CSV mode)
                    and counts those that differ from the recomputation's
@@ -146,7 +148,7 @@ def fingerprint(p, args, freq, freqkeys):
         cap = math.ceil(9 * total / 200)
     r = np.minimum(r, max(cap, 16 * least))
     if args.cap_typical:
-        # experiment: no word above K times the weight of the document's
+        # version 8: no word above K times the weight of the document's
         # median word (by occurrence), so that a few words cannot hold
         # most of the squared weight
         order = np.argsort(r)
@@ -200,11 +202,13 @@ def main():
     ap.add_argument('--occurrences', type=float, default=0.5)
     ap.add_argument('--cap-typical', type=float, default=0)
     ap.add_argument('--no-long', action='store_true')
-    ap.add_argument('--version', type=int, default=5, choices=(4, 5, 6, 7))
+    ap.add_argument('--version', type=int, default=5, choices=(4, 5, 6, 7, 8))
     ap.add_argument('--verify', action='store_true')
     args = ap.parse_args()
     if args.version >= 7:
         args.cap_words, args.cap_exponent = 1400, 1
+    if args.version >= 8 and not args.cap_typical:
+        args.cap_typical = 16
     freq = frequent_words(args.reference)
     freqkeys = np.array(list(freq), dtype=np.uint64)
 

@@ -32,7 +32,7 @@ SELECT simhash(text 'hello world') = simhash(text 'hello world', 'words') AS def
        simhash(text 'hello world') = simhash(text 'hello world', 'words', 1, 'runs', false) AS default_spelled_out;
 
 -- The algorithm version names what stored fingerprints depend on.
-SELECT simhash_algorithm_version() ~ '^simhash-7/icu[0-9]+$' AS algorithm_version;
+SELECT simhash_algorithm_version() ~ '^simhash-8/icu[0-9]+$' AS algorithm_version;
 
 -- Deterministic, and insensitive to case, punctuation and spacing.
 SELECT simhash(text 'The quick brown fox jumps over the lazy dog') =

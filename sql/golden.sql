@@ -1,7 +1,8 @@
 -- Golden vectors: algorithm version 3 is pinned by test/golden/vectors.csv,
 -- version 4 by test/golden/vectors_v4.csv, version 5 by
 -- test/golden/vectors_v5.csv, version 6 by test/golden/vectors_v6.csv,
--- version 7 (the default) by test/golden/vectors_v7.csv (text, options,
+-- version 7 by test/golden/vectors_v7.csv, version 8 (the default) by
+-- test/golden/vectors_v8.csv (text, options,
 -- expected fingerprint; empty for
 -- NULL), computed by the independent reference implementation
 -- test/golden/reference.c (whole-text ICU, no chunks, no ASCII or CJK fast
@@ -26,6 +27,10 @@ CREATE TEMP TABLE golden_v7 (LIKE golden);
 ALTER TABLE golden_v7 ALTER version SET DEFAULT 7;
 \copy golden_v7 (body, features, n, weighting, numbers, expected) FROM 'test/golden/vectors_v7.csv' WITH (FORMAT csv, HEADER true)
 INSERT INTO golden SELECT * FROM golden_v7;
+CREATE TEMP TABLE golden_v8 (LIKE golden);
+ALTER TABLE golden_v8 ALTER version SET DEFAULT 8;
+\copy golden_v8 (body, features, n, weighting, numbers, expected) FROM 'test/golden/vectors_v8.csv' WITH (FORMAT csv, HEADER true)
+INSERT INTO golden SELECT * FROM golden_v8;
 SELECT version, count(*) AS vectors, count(DISTINCT body) AS texts,
        count(*) FILTER (WHERE body ~ '[\u4e00-\u9fff]') AS chinese,
        count(*) FILTER (WHERE body ~ '[\r\n\u2028\u2029]') AS multiline,
@@ -39,12 +44,12 @@ SELECT version, left(body, 60) AS body_start, octet_length(body) AS bytes,
        simhash(body, features, n, weighting, numbers, version) AS actual
   FROM golden
  WHERE simhash(body, features, n, weighting, numbers, version) IS DISTINCT FROM expected;
--- The default options (version 7) are what simhash(text) uses.
-SELECT simhash_algorithm_version() ~ '^simhash-7/' AS default_is_version_7;
+-- The default options (version 8) are what simhash(text) uses.
+SELECT simhash_algorithm_version() ~ '^simhash-8/' AS default_is_version_8;
 SELECT left(body, 60) AS body_start, octet_length(body) AS bytes, expected,
        simhash(body) AS actual
   FROM golden
- WHERE (features, n, weighting, numbers, version) = ('words', 0, 'runs', false, 7)
+ WHERE (features, n, weighting, numbers, version) = ('words', 0, 'runs', false, 8)
    AND simhash(body) IS DISTINCT FROM expected;
 -- Each variant of the ASCII fast path (simhash.simd), and ICU alone, give
 -- the same vectors.

@@ -13,7 +13,7 @@
  * than by an ICU upgrade, which simhash_algorithm_version() reports
  * separately) must bump it and the golden vectors together.
  */
-#define SIMHASH_ALGORITHM_VERSION 7
+#define SIMHASH_ALGORITHM_VERSION 8
 
 /* The oldest algorithm version simhash(text, ..., version) still computes. */
 #define SIMHASH_OLDEST_VERSION 3

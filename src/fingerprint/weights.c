@@ -44,7 +44,8 @@
  * to a list first (CapTableDefer) and into the table only once a document
  * reaches RAMP_FROM words, so a short document never builds the table.
  * Version 7 tightens the cap past SIMHASH_CAP_WORDS_V7 words in proportion
- * to the length (CapOfRobust).
+ * to the length (CapOfRobust); version 8 also caps every word at
+ * SIMHASH_TYPICAL_CAP times the document's typical word (TypicalWeight).
  *
  * The cap: the lanes count every occurrence as it comes, the table keeps
  * each feature's total, and at the end the weight above the cap of the few
@@ -57,6 +58,7 @@
 
 #include <math.h>
 
+#include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 
 #define XXH_INLINE_ALL
@@ -413,12 +415,22 @@ StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= WIDE_LANE_MAX
  * words words, under weighting runs or tf: see SIMHASH_CAP_WORDS; with
  * proportional, version 7's (SIMHASH_CAP_WORDS_V7).
  */
+/*
+ * The least cap of version 4's weighting (in sixteenths): the largest
+ * weight of one occurrence, which is never capped.
+ */
+static inline int64
+RobustCapFloor(Weighting weighting)
+{
+	return weighting == WEIGHTING_RUNS ?
+		SIMHASH_WEIGHT_SCALE * simhash_run_weight_v4[SIMHASH_RUN_CAP] :
+		SIMHASH_WEIGHT_SCALE;
+}
+
 int64
 CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional)
 {
-	int64		least = weighting == WEIGHTING_RUNS ?
-		SIMHASH_WEIGHT_SCALE * simhash_run_weight_v4[SIMHASH_RUN_CAP] :
-		SIMHASH_WEIGHT_SCALE;
+	int64		least = RobustCapFloor(weighting);
 	int64		cap;
 
 	StaticAssertStmt(9 * SIMHASH_CAP_WORDS_V7 == 63 * 200, "the caps agree at the length");
@@ -436,6 +448,86 @@ CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional)
 		cap = (int64) ceil(9.0 * (double) total / 200.0 *
 						   sqrt((double) SIMHASH_CAP_WORDS / (double) words));
 	return Max(cap, least);
+}
+
+/*
+ * Buckets of weights for TypicalWeight, in order of weight: 0 to 7 each
+ * their own, then eight per power of two (its three bits below the top).
+ */
+#define TYPICAL_BUCKETS 488
+
+static inline int
+TypicalBucket(int64 v)
+{
+	int			e;
+
+	if (v < 8)
+		return (int) v;
+	e = pg_leftmost_one_pos64((uint64) v);
+	return 8 * (e - 2) + (int) ((v >> (e - 3)) & 7);
+}
+
+typedef struct WeightCount
+{
+	int64		weight;
+	int64		count;
+} WeightCount;
+
+static int
+CompareWeightCount(const void *a, const void *b)
+{
+	int64		x = ((const WeightCount *) a)->weight,
+				y = ((const WeightCount *) b)->weight;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Version 8's typical word (see SIMHASH_TYPICAL_CAP): of n words of
+ * weights min(weight[k], cap) >= 0 and count[k] occurrences, the smallest
+ * weight m such that the words weighing m or less have at least half of
+ * the occurrences (0 for no occurrence).  Linear: the occurrences are
+ * counted per bucket of weights, and only the bucket that reaches half is
+ * sorted.
+ */
+int64
+TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 cap)
+{
+	int64		hist[TYPICAL_BUCKETS] = {0};
+	int64		total = 0,
+				below = 0;
+	int			b;
+	int64		m = 0,
+				inside = 0;
+	WeightCount *words;
+
+	for (int64 k = 0; k < n; k++)
+	{
+		hist[TypicalBucket(Min(weight[k], cap))] += count[k];
+		total += count[k];
+	}
+	if (total == 0)
+		return 0;
+	for (b = 0; 2 * (below + hist[b]) < total; b++)
+		below += hist[b];
+	words = palloc(sizeof(WeightCount) * n);
+	for (int64 k = 0; k < n; k++)
+	{
+		int64		v = Min(weight[k], cap);
+
+		if (TypicalBucket(v) == b)
+			words[inside++] = (WeightCount) {v, count[k]};
+	}
+	qsort(words, inside, sizeof(WeightCount), CompareWeightCount);
+	for (int64 k = 0; k < inside; k++)
+	{
+		below += words[k].count;
+		m = words[k].weight;
+		if (2 * below >= total)
+			break;
+	}
+	pfree(words);
+	return m;
 }
 
 /* The cap of weighting log for a document of weight total. */
@@ -939,12 +1031,13 @@ CapTableDampedOnce(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
  * the hash, version 3 weight and occurrences of each member seen more than
  * once, or (filtered, for a table of few members) passing the frequency
  * list's filter (all the damped words seen once, and a few others, whose
- * weight RobustWeight leaves as it is), to hashes, scaled and delta, clears
- * the members' entries, and returns how many it wrote.
+ * weight RobustWeight leaves as it is), or of every member (all), to
+ * hashes, scaled and delta, clears the members' entries, and returns how
+ * many it wrote.
  */
 static pg_attribute_always_inline int32
 CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
-				bool filtered)
+				bool filtered, bool all)
 {
 	int32		n = 0;
 
@@ -959,7 +1052,7 @@ CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
 		hashes[n] = hash;
 		scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
 		delta[n] = count;
-		n += (count > 1) |
+		n += (count > 1) | all |
 			(filtered && frequent_index[f] != 0);
 		*e = (CapEntry) {0, 0};
 	}
@@ -980,11 +1073,14 @@ CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
  * AVX-512 masked additions, AVX2 blends or 16-bit lanes.  The document's
  * word count comes from t->words.  Each member's correction is scaled by
  * ramp / RAMP_SPAN (version 6's blend; RAMP_SPAN: the whole correction).
- * t is used up.
+ * With typical (version 8) and a blend above 0, every member is weighed
+ * again, for the typical word's weight (TypicalWeight); the words seen once
+ * and not damped keep theirs, which is never above that cap either.  t is
+ * used up.
  */
 void
 CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
-					int64 ramp, bool proportional)
+					int64 ramp, bool proportional, bool typical)
 {
 	int32		members = t->members;
 	uint64	   *buffer = ChangedBuffer(members + ndamped);
@@ -995,6 +1091,8 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	int64		sum = *total * SIMHASH_WEIGHT_SCALE;
 	int64		cap;
 	double		g = DampStrength(t->words);
+	bool		all = typical && ramp > 0;
+	int64	   *counts = NULL;
 
 	Assert(t->nrun == 0);
 	if (unlikely(!frequent_ready))
@@ -1005,13 +1103,16 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	 * members (a short document), found by the members' pass
 	 * (CapTableMembers).
 	 */
-	if (likely(t->wide == NULL) && members <= FILTER_MEMBERS)
-		n = CapTableMembers(t, hashes, scaled, delta, true);
+	if (likely(t->wide == NULL) && members <= FILTER_MEMBERS && !all)
+		n = CapTableMembers(t, hashes, scaled, delta, true, false);
+	else if (likely(t->wide == NULL) && all)
+		n = CapTableMembers(t, hashes, scaled, delta, false, true);
 	else
 	{
-		n = CapTableDampedOnce(t, hashes, scaled, delta);
+		if (!all)
+			n = CapTableDampedOnce(t, hashes, scaled, delta);
 		if (likely(t->wide == NULL))
-			n += CapTableMembers(t, hashes + n, scaled + n, delta + n, false);
+			n += CapTableMembers(t, hashes + n, scaled + n, delta + n, false, false);
 		else
 		{
 			for (int32 k = 0; k < members; k++)
@@ -1024,13 +1125,19 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 				hashes[n] = e->hash;
 				scaled[n] = weight;
 				delta[n] = count;
-				n += count > 1;
+				n += (count > 1) | all;
 				*e = (CapEntry) {0, 0};
 			}
 		}
 	}
 	if (t->retained)
 		CapTableGiveBack(t);
+	if (all)
+	{
+		/* the occurrences, for the typical word */
+		counts = palloc(sizeof(int64) * Max(n, 1));
+		memcpy(counts, delta, sizeof(int64) * n);
+	}
 	/* delta holds the new weight until the cap is known */
 	for (int32 k = 0; k < n; k++)
 	{
@@ -1042,6 +1149,12 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	}
 
 	cap = CapOfRobust(weighting, sum, t->words, proportional);
+	if (all)
+	{
+		cap = Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(delta, counts, n, cap),
+						   RobustCapFloor(weighting)));
+		pfree(counts);
+	}
 #if defined(__SSE2__)
 	StaticAssertStmt(SIMHASH_WEIGHT_SCALE == 16, "the scale is a shift by 4");
 	for (int bit = 0; bit < SIMHASH_BITS; bit += 2)
@@ -1244,6 +1357,7 @@ WeigherInit(Weigher *w, Weighting weighting, bool introspect, bool singlewords,
 	w->lines = version >= 5 && w->robust && w->runs;
 	w->ramp = version >= 6 && w->robust;
 	w->proportional = version >= 7 && w->robust;
+	w->typical = version >= 8 && w->robust;
 	if (w->lines)
 		RunWeightsV5();
 	w->rc.weights = w->lines ? simhash_run_weight_v5[LINE_CLASSES - 1] :
@@ -1538,6 +1652,17 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		}
 		cap = CapOfRobust(weighting, total, words, w->proportional);
 		ramp = w->ramp ? RampOf(words) : RAMP_SPAN;
+		if (w->typical && ramp > 0)
+		{
+			/* version 8: the typical word of the capped ones */
+			int64	   *counts = palloc(sizeof(int64) * Max(firstuncapped, 1));
+
+			for (int64 i = 0; i < firstuncapped; i++)
+				counts[i] = stats[i].count;
+			cap = Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(robust, counts, firstuncapped, cap),
+							   RobustCapFloor(weighting)));
+			pfree(counts);
+		}
 		for (int64 i = 0; i < n; i++)
 		{
 			int64		weight = i < firstuncapped ? Min(robust[i], cap) : robust[i];
@@ -1628,7 +1753,7 @@ WeigherResult(Weigher *w, uint64 *result)
 			else
 				CapTableApplyRobust(rt, w->weighting, lanes->ones, &lanes->total,
 									w->ramp ? RampOf(rt->words) : RAMP_SPAN,
-									w->proportional);
+									w->proportional, w->typical);
 #ifdef HAVE_CORRECTIONS_SIMD
 			/* lanes is flushed (pending 0): LaneCounterResult's bits */
 			if (cpu_has_avx2 && simhash_simd >= SIMD_AVX2)

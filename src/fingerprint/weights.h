@@ -109,6 +109,24 @@ extern int16 simhash_run_weight_v5[LINE_CLASSES][SIMHASH_RUN_CAP + 1];
 extern int64 CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional);
 
 /*
+ * Algorithm version 8 also caps every word at SIMHASH_TYPICAL_CAP times the
+ * document's typical word: with m the median of the capped weights counted
+ * once per occurrence (the smallest weight m such that the occurrences of
+ * the words weighing m or less are at least half of all; the first
+ * SIMHASH_CAP_FEATURES distinct words),
+ *		cap = min(cap, max(SIMHASH_TYPICAL_CAP * m, floor))
+ * (floor as above: one occurrence is never capped).  Pages of identifiers
+ * (a library's index of names, class hierarchies, a header's reference
+ * page) repeat a handful of words ("class", "module", "define") hundreds of
+ * times their median word, each under version 7's cap; together they held
+ * most of the squared weight, and unrelated pages of one library landed
+ * within 3 bits (doc/benchmarks.md).  Only documents of 700 words or more
+ * see it (version 6's blend).
+ */
+#define SIMHASH_TYPICAL_CAP 16
+extern int64 TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 cap);
+
+/*
  * A word of the built-in frequency list: its share of its language's words
  * and the share it is damped to, parts per million (ppm >= damp_ppm).
  */
@@ -270,7 +288,8 @@ extern void CapTableSpill(CapTable *t);
 extern int64 CapOf(Weighting weighting, int64 total);
 extern void CapTableApply(CapTable *t, int64 cap, int64 *ones, int64 *total);
 extern void CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones,
-								int64 *total, int64 ramp, bool proportional);
+								int64 *total, int64 ramp, bool proportional,
+								bool typical);
 extern double CapOfLog(double total);
 
 /*
@@ -678,6 +697,8 @@ typedef struct Weigher
 								 * by the word count (RampBlend) */
 	bool		proportional;	/* version 7: the cap proportional to the
 								 * length past SIMHASH_CAP_WORDS_V7 words */
+	bool		typical;		/* version 8: the cap of SIMHASH_TYPICAL_CAP
+								 * typical words too */
 	TfCounter	tf;				/* tf and runs without counting; its cap
 								 * table serves both */
 	LaneCounter capped;			/* runs: features of weight SIMHASH_RUN_CAP,

@@ -1,7 +1,7 @@
 /*
  * reference.c
  *	  An independent, deliberately naive implementation of simhash(text)
- *	  algorithm versions 3 to 7, used to compute the golden vectors.
+ *	  algorithm versions 3 to 8, used to compute the golden vectors.
  *
  * It shares no code with the extension: it normalizes the whole text with
  * ICU at once (no chunks), segments it with one ICU word break iterator
@@ -51,7 +51,11 @@
  * Version 6 ("reference 6") blends version 5's robust weights in between
  * 700 and 1,400 words (below, each word keeps its linear weight).  Version
  * 7 ("reference 7") is version 6 with the robust cap of a document of more
- * than 1,400 words max(ceil(9 W / 200 * 1400 / N), 16 * floor).
+ * than 1,400 words max(ceil(9 W / 200 * 1400 / N), 16 * floor).  Version
+ * 8 ("reference 8") is version 7 with a second cap on the capped weights
+ * of the first 65,536 distinct words: max(16 m, 16 * floor), m the weight
+ * at which the occurrences of the words sorted by weight (lightest first)
+ * reach half of all the occurrences (cumulated count * 2 >= total).
  *
  * Reads CSV lines "body,features,n,weighting,numbers" (RFC 4180 quoting,
  * with a header) on stdin and writes them back with a sixth column, the
@@ -181,7 +185,7 @@ breaks_run(UChar32 c)
 	}
 }
 
-/* The version computed: 3 to 7 (the first argument; default 4). */
+/* The version computed: 3 to 8 (the first argument; default 4). */
 static int	version = 4;
 /* Features 'chars' (under version 4 a CJK run is then one token). */
 static bool chars_kind = false;
@@ -568,6 +572,15 @@ cmp_group_first(const void *a, const void *b)
 	return x->first - y->first;
 }
 
+static int
+cmp_group_weight(const void *a, const void *b)
+{
+	const Group *x = *(const Group *const *) a,
+			   *y = *(const Group *const *) b;
+
+	return (x->weight > y->weight) - (x->weight < y->weight);
+}
+
 /* Fingerprint of one vector; returns false for NULL. */
 static bool
 fingerprint(const char *body, const char *kind, int n, const char *weighting,
@@ -696,7 +709,8 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 		bool		robust = version >= 4 && !chars_kind && n == 1 &&
 			(strcmp(weighting, "runs") == 0 || strcmp(weighting, "tf") == 0);
 		double		total = 0,
-					cap;
+					cap,
+					least = 0;	/* robust: the cap's floor (16ths) */
 
 		for (int i = 0; i < nf; i++)
 		{
@@ -773,6 +787,7 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 				c = (long long) ceil(9.0 * (double) t / 200.0 * sqrt(10000.0 / (double) nf));
 			if (strcmp(weighting, "runs") == 0)
 				floor = 256;	/* the weight of one occurrence in a full run */
+			least = (double) (16 * floor);
 			cap = (double) (c > 16 * floor ? c : 16 * floor);
 		}
 		else if (logw)
@@ -791,6 +806,37 @@ fingerprint(const char *body, const char *kind, int n, const char *weighting,
 		for (int k = 0; k < ng && k < CAP_FEATURES; k++)
 			if (byfirst[k]->weight > cap)
 				byfirst[k]->weight = cap;
+		if (robust && version >= 8)
+		{
+			/* version 8: no word above 16 times the median word by occurrence */
+			int			m = ng < CAP_FEATURES ? ng : CAP_FEATURES;
+			Group	  **byweight = malloc(sizeof(Group *) * (m + 1));
+			long long	all = 0,
+						seen = 0;
+			double		median = 0,
+						typical;
+
+			for (int k = 0; k < m; k++)
+			{
+				byweight[k] = byfirst[k];
+				all += byfirst[k]->count;
+			}
+			qsort(byweight, m, sizeof(Group *), cmp_group_weight);
+			for (int k = 0; k < m; k++)
+			{
+				seen += byweight[k]->count;
+				if (2 * seen >= all)
+				{
+					median = byweight[k]->weight;
+					break;
+				}
+			}
+			typical = 16 * median > least ? 16 * median : least;
+			for (int k = 0; k < m; k++)
+				if (byfirst[k]->weight > typical)
+					byfirst[k]->weight = typical;
+			free(byweight);
+		}
 		/*
 		 * version 6: below 700 features each group keeps its linear weight
 		 * (uncapped); from 1,400 on its version 5 weight; between, the
@@ -1036,8 +1082,8 @@ main(int argc, char **argv)
 		return check_lines();
 	if (argc > 1)
 		version = atoi(argv[1]);
-	if (version < 3 || version > 7)
-		die("the version must be 3 to 7");
+	if (version < 3 || version > 8)
+		die("the version must be 3 to 8");
 	for (;;)
 	{
 		int			c = read_field(stdin, body, sizeof(body));
