@@ -5,7 +5,7 @@
 # bench/collect_long_documents.py takes every text of 8,000 characters or
 # more from their files (manual pages as roff source without markup and as
 # man renders them with RENDERED=1, HTML pages as text, .txt/.md/.rst files), and for
-# algorithm versions 5, 6 and 7 this counts, per language and source, the
+# algorithm versions 6, 7 and 8 this counts, per language and source, the
 # pairs within 3 bits whose word 5-shingle Jaccard similarity is under 0.1
 # (bench/jaccard.py), per million pairs, and those among documents of 30,000
 # characters or more; then lists the default's pairs.  Pairs are taken
@@ -35,7 +35,7 @@ else
 fi
 chown -R "$RUN_USER" "$WORK/l"
 
-say "fingerprinting (versions 5, 6, 7) and pairing"
+say "fingerprinting (versions 6, 7, 8) and pairing"
 psql_ <<SQL
 CREATE EXTENSION simhash;
 CREATE TABLE long (doc_id int PRIMARY KEY, lang text, source text, body text);
@@ -43,7 +43,7 @@ CREATE TABLE long (doc_id int PRIMARY KEY, lang text, source text, body text);
 CREATE TABLE lfps AS
   SELECT v, doc_id, lang, source, length(body) AS length,
          simhash(body, 'words', version => v) AS fp
-    FROM long, (VALUES (5), (6), (7)) versions(v);
+    FROM long, (VALUES (6), (7), (8)) versions(v);
 \copy (SELECT 'v' || a.v, a.doc_id, b.doc_id, a.lang, CASE WHEN a.source = b.source THEN a.lang || '/' || a.source ELSE '-' END, a.length >= 30000 AND b.length >= 30000 FROM lfps a JOIN lfps b ON a.v = b.v AND a.lang = b.lang AND a.doc_id < b.doc_id WHERE a.fp <-> b.fp <= 3) TO '$WORK/l/close.txt'
 \copy (SELECT lang, count(*), count(*) * (count(*) - 1) / 2 FROM long GROUP BY 1 UNION ALL SELECT lang || '/' || source, count(*), count(*) * (count(*) - 1) / 2 FROM long GROUP BY lang, source) TO '$WORK/l/npairs.txt'
 SQL
@@ -59,7 +59,7 @@ awk -v npairs="$WORK/l/npairs.txt" '
         function count(k) { close3[k]++; if ($7 < 0.1) { n[k]++; if ($6 == "t") big[k]++ } }
         { count($3 " " $4); if ($5 != "-") count($3 " " $5) }
         END {
-            for (l in pairs) for (v = 5; v <= 7; v++) {
+            for (l in pairs) for (v = 6; v <= 8; v++) {
                 k = "v" v " " l
                 printf "%-8s %-20s %10d %12d %10d %10d %12.1f %12d\n", "v" v, l, docs[l], pairs[l], close3[k], n[k], pairs[l] ? 1e6 * n[k] / pairs[l] : 0, big[k]
             }
@@ -67,8 +67,8 @@ awk -v npairs="$WORK/l/npairs.txt" '
 printf "%-8s %-20s %10s %12s %10s %10s %12s %12s\n" version "lang[/source]" documents pairs "within 3" unrelated "per million" ">= 30k both"
 cat "$WORK/l/table.txt"
 echo
-echo "the default's (v7) unrelated pairs: doc_id a, b, lang/source (- across sources), Jaccard, shared running text, start of each"
-awk '$3 == "v7" && $7 < 0.1 { print $1, $2, $5, $7, $8 }' "$WORK/l/close_jaccard.txt" | sort -n \
+echo "the default's (v8) unrelated pairs: doc_id a, b, lang/source (- across sources), Jaccard, shared running text, start of each"
+awk '$3 == "v8" && $7 < 0.1 { print $1, $2, $5, $7, $8 }' "$WORK/l/close_jaccard.txt" | sort -n \
     | while read -r a b src j s; do
         printf '  %s %s %s %s %s | %s | %s\n' "$a" "$b" "$src" "$j" "$s" \
             "$(awk -F'\t' -v id="$a" '$1 == id { print substr($4, 1, 50) }' "$WORK/l/long.tsv")" \

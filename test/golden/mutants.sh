@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks that vectors_v5.csv catches the likely ways to get version 5's line
-# weights wrong, and vectors_v7.csv those of version 7's cap: builds mutants
+# weights wrong, vectors_v7.csv those of version 7's cap and vectors_v8.csv
+# those of version 8's cap of the typical word: builds mutants
 # of reference.c (each one deliberate bug) and counts the vectors each one
 # changes; every count must be above zero.
 # Usage: bash test/golden/mutants.sh   (from the repository; needs gcc, ICU,
@@ -11,6 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 test/golden/make_vectors_v5.py > "$tmp/in5.csv" 2>/dev/null
 (cd test/golden && python3 make_vectors_v7.py) > "$tmp/in7.csv" 2>/dev/null
+(cd test/golden && python3 make_vectors_v8.py) > "$tmp/in8.csv" 2>/dev/null
 fail=0
 version=5
 mut() {
@@ -52,4 +54,9 @@ mut v7-cap-floor        -e 's/c = num \/ den + (num % den != 0);/c = num \/ den;
 mut v7-cap-1380         -e 's/num = 9LL \* 1400 \* t,/num = 9LL * 1380 * t,/'
 mut v7-from-1500        -e 's/if (version >= 7 \&\& nf > 1400)/if (version >= 7 \&\& nf > 1500)/'
 mut v7-sqrt             -e 's/if (version >= 7 \&\& nf > 1400)/if (version >= 7 \&\& nf > 1400 \&\& 0)/' -e 's/else if (nf <= 10000)/else if (nf <= (version >= 7 ? 1400 : 10000))/' -e 's/sqrt(10000.0 \/ (double) nf)/sqrt((version >= 7 ? 1400.0 : 10000.0) \/ (double) nf)/'
+version=8
+mut v8-16-is-15         -e 's/typical = 16 \* median > least ? 16 \* median : least;/typical = 15 * median > least ? 15 * median : least;/'
+mut v8-no-floor         -e 's/typical = 16 \* median > least ? 16 \* median : least;/typical = 16 * median;/'
+mut v8-median-strict    -e 's/if (2 \* seen >= all)/if (2 * seen > all)/'
+mut v8-median-of-words  -e 's/seen += byweight\[k\]->count;/seen += 1;/' -e 's/all += byfirst\[k\]->count;/all += 1;/'
 [ $fail = 0 ] && echo "every mutant changes some vector" || { echo "some mutant changes no vector"; exit 1; }
