@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Speed benchmark of simhash(text) (not part of the test suite): MB/s of the
-# default (algorithm version 7; version 6 differs only in the cap of documents past 1,400 words), versions 5 and 4, version 3 (ICU's dictionaries for Chinese)
+# default (algorithm version 8; versions 7 and 6 differ only in the caps of documents of 700 words or more), versions 5 and 4, version 3 (ICU's dictionaries for Chinese)
 # and the main options on English and Chinese text, and of md5(text)
 # on the same rows in the same run as the yardstick.  The text is stored
 # uncompressed (STORAGE EXTERNAL), and the English and Chinese once more as

@@ -8,7 +8,8 @@ vectors_v7.csv (make_vectors_v7.py), then texts made here from a fixed seed
 where that cap decides: pages of identifiers of 650 to 8,000 words (an
 index of a library's names, "name (class in module)" per line; a header's
 reference page, "#define NAME value" per line; a class hierarchy, "class
-name" per line), each with the default options and with tf.
+name" per line), and two pages whose names seen once hold exactly half of
+the occurrences, each with the default options and with tf.
 
 Usage (see test/golden/README):
     python3 test/golden/make_vectors_v8.py | /tmp/reference 8 > test/golden/vectors_v8.csv
@@ -70,6 +71,19 @@ def hierarchy_page(r, words):
     return "\n".join(lines)
 
 
+def half_page(r, words):
+    """Lines of the same eight words and eight names seen once, words / 16
+    lines: the names hold exactly half of the occurrences, so the median is
+    the heaviest name's weight only if half counts (2 x count >= total)."""
+    fixed = [identifier(r) + "x" for _ in range(8)]
+    lines = []
+    for i in range(words // 16):
+        names = ["n%dq%s" % (i, "".join(chr(97 + (i * 8 + k) // 26 ** j % 26) for j in range(3)))
+                 for k in range(8)]
+        lines.append(" ".join(w for pair in zip(fixed, names) for w in pair))
+    return "\n".join(lines)
+
+
 def main():
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
@@ -78,6 +92,7 @@ def main():
     r = random.Random(SEED)
     texts = [page(r, words) for words in WORD_COUNTS
              for page in (index_page, reference_page, hierarchy_page)]
+    texts += [half_page(r, words) for words in (1600, 3200)]
     v6.write_inputs(texts)
     print("%d pages of identifiers" % len(texts), file=sys.stderr)
 
