@@ -490,10 +490,12 @@ CompareWeightCount(const void *a, const void *b)
  * counted per bucket of weights, and only the bucket that reaches half is
  * sorted.
  */
-int64
+static int64
 TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 cap)
 {
-	int64		hist[TYPICAL_BUCKETS] = {0};
+	/* four histograms, for k mod 4: a word's update waits less on another's */
+	int64		hist[4][TYPICAL_BUCKETS];
+	uint16	   *bucket = palloc(sizeof(uint16) * Max(n, 1));
 	int64		total = 0,
 				below = 0;
 	int			b;
@@ -501,22 +503,31 @@ TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 cap)
 				inside = 0;
 	WeightCount *words;
 
+	memset(hist, 0, sizeof(hist));
 	for (int64 k = 0; k < n; k++)
 	{
-		hist[TypicalBucket(Min(weight[k], cap))] += count[k];
+		bucket[k] = (uint16) TypicalBucket(Min(weight[k], cap));
+		hist[k & 3][bucket[k]] += count[k];
 		total += count[k];
 	}
 	if (total == 0)
+	{
+		pfree(bucket);
 		return 0;
-	for (b = 0; 2 * (below + hist[b]) < total; b++)
-		below += hist[b];
-	words = palloc(sizeof(WeightCount) * n);
+	}
+	for (b = 0;; b++)
+	{
+		int64		here = hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
+
+		if (2 * (below + here) >= total)
+			break;
+		below += here;
+	}
+	words = palloc(sizeof(WeightCount) * Max(n, 1));
 	for (int64 k = 0; k < n; k++)
 	{
-		int64		v = Min(weight[k], cap);
-
-		if (TypicalBucket(v) == b)
-			words[inside++] = (WeightCount) {v, count[k]};
+		words[inside] = (WeightCount) {Min(weight[k], cap), count[k]};
+		inside += bucket[k] == b;
 	}
 	qsort(words, inside, sizeof(WeightCount), CompareWeightCount);
 	for (int64 k = 0; k < inside; k++)
@@ -527,7 +538,41 @@ TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 cap)
 			break;
 	}
 	pfree(words);
+	pfree(bucket);
 	return m;
+}
+
+/*
+ * Version 8's cap of n words of weights weight[] (>= 0) and count[]
+ * occurrences, capped at cap first, and floor least: min(cap,
+ * max(SIMHASH_TYPICAL_CAP * TypicalWeight, least)).  Where that changes no
+ * weight, the cap is returned as it is without the median: when no word
+ * weighs more than least, or the words of at most top / 16 (top the
+ * heaviest word's weight) have fewer than half of the occurrences (then
+ * SIMHASH_TYPICAL_CAP times the median is top or more).
+ */
+int64
+TypicalCap(const int64 *weight, const int64 *count, int64 n, int64 cap, int64 least)
+{
+	int64		top = 0,
+				total = 0,
+				lighter = 0,
+				t;
+
+	for (int64 k = 0; k < n; k++)
+	{
+		top = Max(top, Min(weight[k], cap));
+		total += count[k];
+	}
+	if (top <= least)
+		return cap;
+	/* SIMHASH_TYPICAL_CAP m < top if and only if m <= t */
+	t = (top - 1) / SIMHASH_TYPICAL_CAP;
+	for (int64 k = 0; k < n; k++)
+		lighter += Min(weight[k], cap) <= t ? count[k] : 0;
+	if (2 * lighter < total)
+		return cap;
+	return Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(weight, count, n, cap), least));
 }
 
 /* The cap of weighting log for a document of weight total. */
@@ -1151,8 +1196,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	cap = CapOfRobust(weighting, sum, t->words, proportional);
 	if (all)
 	{
-		cap = Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(delta, counts, n, cap),
-						   RobustCapFloor(weighting)));
+		cap = TypicalCap(delta, counts, n, cap, RobustCapFloor(weighting));
 		pfree(counts);
 	}
 #if defined(__SSE2__)
@@ -1168,13 +1212,32 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 		ones[bit] *= SIMHASH_WEIGHT_SCALE;
 #endif
 	*total *= SIMHASH_WEIGHT_SCALE;
-	for (int32 k = 0; k < n; k++)
+	if (all)
 	{
-		delta[k] = Min(delta[k], cap) - scaled[k];
-		if (ramp < RAMP_SPAN)
-			delta[k] = RampBlend(delta[k], ramp);
-		*total += delta[k];
+		/* most members keep their weight: only the others go on */
+		int32		changed = 0;
+
+		for (int32 k = 0; k < n; k++)
+		{
+			int64		d = Min(delta[k], cap) - scaled[k];
+
+			if (ramp < RAMP_SPAN)
+				d = RampBlend(d, ramp);
+			*total += d;
+			hashes[changed] = hashes[k];
+			delta[changed] = d;
+			changed += d != 0;
+		}
+		n = changed;
 	}
+	else
+		for (int32 k = 0; k < n; k++)
+		{
+			delta[k] = Min(delta[k], cap) - scaled[k];
+			if (ramp < RAMP_SPAN)
+				delta[k] = RampBlend(delta[k], ramp);
+			*total += delta[k];
+		}
 #ifdef HAVE_CORRECTIONS_SIMD
 	if (unlikely(cpu_has_avx512f < 0))
 		cpu_has_avx512f = CPU_HAS_AVX512F() ? 1 : 0;
@@ -1659,8 +1722,7 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 
 			for (int64 i = 0; i < firstuncapped; i++)
 				counts[i] = stats[i].count;
-			cap = Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(robust, counts, firstuncapped, cap),
-							   RobustCapFloor(weighting)));
+			cap = TypicalCap(robust, counts, firstuncapped, cap, RobustCapFloor(weighting));
 			pfree(counts);
 		}
 		for (int64 i = 0; i < n; i++)
