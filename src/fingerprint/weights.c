@@ -45,7 +45,7 @@
  * reaches RAMP_FROM words, so a short document never builds the table.
  * Version 7 tightens the cap past SIMHASH_CAP_WORDS_V7 words in proportion
  * to the length (CapOfRobust); version 8 also caps every word at
- * SIMHASH_TYPICAL_CAP times the document's typical word (TypicalWeight).
+ * SIMHASH_TYPICAL_CAP times the document's typical word (TypicalCap).
  *
  * The cap: the lanes count every occurrence as it comes, the table keeps
  * each feature's total, and at the end the weight above the cap of the few
@@ -411,11 +411,6 @@ StaticAssertDecl(SIMHASH_RUN_WEIGHT_MAX * (SIMHASH_RUN_CAP - 1) <= WIDE_LANE_MAX
 				 "a run's words must fit a 16-bit lane");
 
 /*
- * Version 4's cap of a document of total weight total (in sixteenths) and
- * words words, under weighting runs or tf: see SIMHASH_CAP_WORDS; with
- * proportional, version 7's (SIMHASH_CAP_WORDS_V7).
- */
-/*
  * The least cap of version 4's weighting (in sixteenths): the largest
  * weight of one occurrence, which is never capped.
  */
@@ -427,6 +422,11 @@ RobustCapFloor(Weighting weighting)
 		SIMHASH_WEIGHT_SCALE;
 }
 
+/*
+ * Version 4's cap of a document of total weight total (in sixteenths) and
+ * words words, under weighting runs or tf: see SIMHASH_CAP_WORDS; with
+ * proportional, version 7's (SIMHASH_CAP_WORDS_V7).
+ */
 int64
 CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional)
 {
@@ -1119,7 +1119,7 @@ CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
  * word count comes from t->words.  Each member's correction is scaled by
  * ramp / RAMP_SPAN (version 6's blend; RAMP_SPAN: the whole correction).
  * With typical (version 8) and a blend above 0, every member is weighed
- * again, for the typical word's weight (TypicalWeight); the words seen once
+ * again, for the typical word's weight (TypicalCap); the words seen once
  * and not damped keep theirs, which is never above that cap either.  t is
  * used up.
  */
