@@ -39,36 +39,35 @@ def names(r, words):
     return lambda: r.choice(pool)
 
 
+def page(words, per_line, line):
+    """Lines of line() (per_line words each) until words words."""
+    lines, n = [], 0
+    while n < words:
+        lines.append(line())
+        n += per_line
+    return "\n".join(lines)
+
+
 def index_page(r, words):
     """Lines "name name name (kind in package.module)" until words words."""
     modules = [identifier(r) + "." + identifier(r) for _ in range(12)]
     name = names(r, words)
-    lines, n = [], 0
-    while n < words:
-        lines.append("%s %s %s (%s in %s)" % (name(), name(), name(), r.choice(KINDS), r.choice(modules)))
-        n += 6
-    return "\n".join(lines)
+    return page(words, 6, lambda: "%s %s %s (%s in %s)" % (name(), name(), name(), r.choice(KINDS),
+                                                          r.choice(modules)))
 
 
 def reference_page(r, words):
     """Lines "#define NAME VALUE /* name name name */" until words words."""
     name = names(r, words)
-    lines, n = [], 0
-    while n < words:
-        lines.append("#define %s %s /* %s %s %s */" % (name().upper(), name(), name(), name(), name()))
-        n += 6
-    return "\n".join(lines)
+    return page(words, 6, lambda: "#define %s %s /* %s %s %s */" % (name().upper(), name(), name(),
+                                                                    name(), name()))
 
 
 def hierarchy_page(r, words):
     """Lines "class name name name name" (some "interface ...") until words words."""
     name = names(r, words)
-    lines, n = [], 0
-    while n < words:
-        lines.append("%s %s" % ("interface" if r.random() < 0.1 else "class",
-                                " ".join(name() for _ in range(r.randint(2, 6)))))
-        n += 5
-    return "\n".join(lines)
+    return page(words, 5, lambda: "%s %s" % ("interface" if r.random() < 0.1 else "class",
+                                             " ".join(name() for _ in range(r.randint(2, 6)))))
 
 
 def half_page(r, words):
@@ -78,9 +77,9 @@ def half_page(r, words):
     fixed = [identifier(r) + "x" for _ in range(8)]
     lines = []
     for i in range(words // 16):
-        names = ["n%dq%s" % (i, "".join(chr(97 + (i * 8 + k) // 26 ** j % 26) for j in range(3)))
-                 for k in range(8)]
-        lines.append(" ".join(w for pair in zip(fixed, names) for w in pair))
+        own = ["n%dq%s" % (i, "".join(chr(97 + (i * 8 + k) // 26 ** j % 26) for j in range(3)))
+               for k in range(8)]
+        lines.append(" ".join(w for pair in zip(fixed, own) for w in pair))
     return "\n".join(lines)
 
 
@@ -90,8 +89,8 @@ def main():
         v7.main()
     sys.stdout.write(buf.getvalue())
     r = random.Random(SEED)
-    texts = [page(r, words) for words in WORD_COUNTS
-             for page in (index_page, reference_page, hierarchy_page)]
+    texts = [kind(r, words) for words in WORD_COUNTS
+             for kind in (index_page, reference_page, hierarchy_page)]
     texts += [half_page(r, words) for words in (1600, 3200)]
     v6.write_inputs(texts)
     print("%d pages of identifiers" % len(texts), file=sys.stderr)
