@@ -544,32 +544,28 @@ TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 cap)
 
 /*
  * Version 8's cap of n words of weights weight[] (>= 0) and count[]
- * occurrences, capped at cap first, and floor least: min(cap,
- * max(SIMHASH_TYPICAL_CAP * TypicalWeight, least)).  Where that changes no
- * weight, the cap is returned as it is without the median: when no word
- * weighs more than least, or the words of at most top / 16 (top the
- * heaviest word's weight) have fewer than half of the occurrences (then
- * SIMHASH_TYPICAL_CAP times the median is top or more).
+ * occurrences (total in all), capped at cap first, and floor least:
+ * min(cap, max(SIMHASH_TYPICAL_CAP * TypicalWeight, least)); heaviest is
+ * the largest weight[].  Where that changes no weight, the cap is returned
+ * as it is without the median: when no word weighs more than least, or the
+ * words of at most top / 16 (top the heaviest capped weight) have fewer
+ * than half of the occurrences (then SIMHASH_TYPICAL_CAP times the median
+ * is top or more).
  */
 int64
-TypicalCap(const int64 *weight, const int64 *count, int64 n, int64 cap, int64 least)
+TypicalCap(const int64 *weight, const int64 *count, int64 n, int64 total,
+		   int64 heaviest, int64 cap, int64 least)
 {
-	int64		top = 0,
-				total = 0,
+	int64		top = Min(heaviest, cap),
 				lighter = 0,
 				t;
 
-	for (int64 k = 0; k < n; k++)
-	{
-		top = Max(top, Min(weight[k], cap));
-		total += count[k];
-	}
 	if (top <= least)
 		return cap;
-	/* SIMHASH_TYPICAL_CAP m < top if and only if m <= t */
+	/* SIMHASH_TYPICAL_CAP m < top if and only if m <= t (t < cap) */
 	t = (top - 1) / SIMHASH_TYPICAL_CAP;
 	for (int64 k = 0; k < n; k++)
-		lighter += Min(weight[k], cap) <= t ? count[k] : 0;
+		lighter += count[k] & -(int64) (weight[k] <= t);
 	if (2 * lighter < total)
 		return cap;
 	return Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(weight, count, n, cap), least));
@@ -1138,6 +1134,8 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	double		g = DampStrength(t->words);
 	bool		all = typical && ramp > 0;
 	int64	   *counts = NULL;
+	int64		occurrences = 0,	/* of the n members */
+				heaviest = 0;	/* their largest robust weight */
 
 	Assert(t->nrun == 0);
 	if (unlikely(!frequent_ready))
@@ -1188,6 +1186,8 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	{
 		int64		robust = RobustWeight(hashes[k], scaled[k], delta[k], g);
 
+		occurrences += delta[k];
+		heaviest = Max(heaviest, robust);
 		scaled[k] *= SIMHASH_WEIGHT_SCALE;
 		delta[k] = robust;
 		sum += robust - scaled[k];
@@ -1196,7 +1196,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	cap = CapOfRobust(weighting, sum, t->words, proportional);
 	if (all)
 	{
-		cap = TypicalCap(delta, counts, n, cap, RobustCapFloor(weighting));
+		cap = TypicalCap(delta, counts, n, occurrences, heaviest, cap, RobustCapFloor(weighting));
 		pfree(counts);
 	}
 #if defined(__SSE2__)
@@ -1719,10 +1719,17 @@ CapStats(Weigher *w, FeatureStat *stats, int64 n)
 		{
 			/* version 8: the typical word of the capped ones */
 			int64	   *counts = palloc(sizeof(int64) * Max(firstuncapped, 1));
+			int64		occurrences = 0,
+						heaviest = 0;
 
 			for (int64 i = 0; i < firstuncapped; i++)
+			{
 				counts[i] = stats[i].count;
-			cap = TypicalCap(robust, counts, firstuncapped, cap, RobustCapFloor(weighting));
+				occurrences += counts[i];
+				heaviest = Max(heaviest, robust[i]);
+			}
+			cap = TypicalCap(robust, counts, firstuncapped, occurrences, heaviest, cap,
+							 RobustCapFloor(weighting));
 			pfree(counts);
 		}
 		for (int64 i = 0; i < n; i++)

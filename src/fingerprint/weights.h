@@ -124,8 +124,8 @@ extern int64 CapOfRobust(Weighting weighting, int64 total, int64 words, bool pro
  * see it (version 6's blend).
  */
 #define SIMHASH_TYPICAL_CAP 16
-extern int64 TypicalCap(const int64 *weight, const int64 *count, int64 n, int64 cap,
-						int64 least);
+extern int64 TypicalCap(const int64 *weight, const int64 *count, int64 n, int64 total,
+						int64 heaviest, int64 cap, int64 least);
 
 /*
  * A word of the built-in frequency list: its share of its language's words
