@@ -450,6 +450,21 @@ CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional)
 	return Max(cap, least);
 }
 
+typedef struct WeightCount
+{
+	int64		weight;
+	int64		count;
+} WeightCount;
+
+static int
+CompareWeightCount(const void *a, const void *b)
+{
+	int64		x = ((const WeightCount *) a)->weight,
+				y = ((const WeightCount *) b)->weight;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * Buckets of weights for TypicalWeight, in order of weight: 0 to 7 each
  * their own, then eight per power of two (its three bits below the top).
@@ -467,78 +482,50 @@ TypicalBucket(int64 v)
 	return 8 * (e - 2) + (int) ((v >> (e - 3)) & 7);
 }
 
-typedef struct WeightCount
-{
-	int64		weight;
-	int64		count;
-} WeightCount;
-
-static int
-CompareWeightCount(const void *a, const void *b)
-{
-	int64		x = ((const WeightCount *) a)->weight,
-				y = ((const WeightCount *) b)->weight;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Version 8's typical word (see SIMHASH_TYPICAL_CAP): of n words of
- * weights min(weight[k], cap) >= 0 and count[k] occurrences, the smallest
- * weight m such that the words weighing m or less have at least half of
- * the occurrences (0 for no occurrence).  Linear: the occurrences are
- * counted per bucket of weights, and only the bucket that reaches half is
- * sorted.
+ * weights weight[k] >= 0 and count[k] occurrences (total in all, > 0), the
+ * smallest weight m such that the words weighing m or less have at least
+ * half of the occurrences (2 x theirs >= total); m <= limit is known, so
+ * only the words weighing limit or less count.  The occurrences are
+ * counted per bucket of weights first, and only the words of the one
+ * bucket that reaches half are sorted (n log n at worst, linear when the
+ * weights spread over the buckets).
  */
 static int64
-TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 cap)
+TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 total, int64 limit)
 {
-	/* four histograms, for k mod 4: a word's update waits less on another's */
-	int64		hist[4][TYPICAL_BUCKETS];
-	uint16	   *bucket = palloc(sizeof(uint16) * Max(n, 1));
-	int64		total = 0,
-				below = 0;
+	int64		hist[TYPICAL_BUCKETS];
+	int64		need = (total + 1) / 2,
+				inside = 0,
+				m;
 	int			b;
-	int64		m = 0,
-				inside = 0;
 	WeightCount *words;
 
 	memset(hist, 0, sizeof(hist));
 	for (int64 k = 0; k < n; k++)
-	{
-		bucket[k] = (uint16) TypicalBucket(Min(weight[k], cap));
-		hist[k & 3][bucket[k]] += count[k];
-		total += count[k];
-	}
-	if (total == 0)
-	{
-		pfree(bucket);
-		return 0;
-	}
-	for (b = 0;; b++)
-	{
-		int64		here = hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
-
-		if (2 * (below + here) >= total)
-			break;
-		below += here;
-	}
+		hist[TypicalBucket(Min(weight[k], limit + 1))] += count[k];
+	/* (the words above limit count in limit + 1's bucket: the answer's or later, sorted after it) */
+	for (b = 0; hist[b] < need; b++)
+		need -= hist[b];
 	words = palloc(sizeof(WeightCount) * Max(n, 1));
 	for (int64 k = 0; k < n; k++)
 	{
-		words[inside] = (WeightCount) {Min(weight[k], cap), count[k]};
-		inside += bucket[k] == b;
+		words[inside] = (WeightCount) {weight[k], count[k]};
+		inside += TypicalBucket(Min(weight[k], limit + 1)) == b;
 	}
 	qsort(words, inside, sizeof(WeightCount), CompareWeightCount);
+	m = words[inside - 1].weight;
 	for (int64 k = 0; k < inside; k++)
 	{
-		below += words[k].count;
-		m = words[k].weight;
-		if (2 * below >= total)
+		need -= words[k].count;
+		if (need <= 0)
+		{
+			m = words[k].weight;
 			break;
+		}
 	}
 	pfree(words);
-	pfree(bucket);
 	return m;
 }
 
@@ -568,7 +555,7 @@ TypicalCap(const int64 *weight, const int64 *count, int64 n, int64 total,
 		lighter += count[k] & -(int64) (weight[k] <= t);
 	if (2 * lighter < total)
 		return cap;
-	return Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(weight, count, n, cap), least));
+	return Min(cap, Max(SIMHASH_TYPICAL_CAP * TypicalWeight(weight, count, n, total, t), least));
 }
 
 /* The cap of weighting log for a document of weight total. */
