@@ -505,7 +505,10 @@ TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 total, int
 	memset(hist, 0, sizeof(hist));
 	for (int64 k = 0; k < n; k++)
 		hist[TypicalBucket(Min(weight[k], limit + 1))] += count[k];
-	/* (the words above limit count in limit + 1's bucket: the answer's or later, sorted after it) */
+	/*
+	 * (the words above limit count in limit + 1's bucket, the answer's or a
+	 * later one, and sort after the answer)
+	 */
 	for (b = 0; hist[b] < need; b++)
 		need -= hist[b];
 	words = palloc(sizeof(WeightCount) * Max(n, 1));
