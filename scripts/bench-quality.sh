@@ -5,7 +5,7 @@
 # held-out set from the Debian Reference in English, Simplified and
 # Traditional Chinese, the Chinese manual pages and the Debian Edu manual),
 # scored per set, language and perturbation (ad block, small edits, mirror,
-# combined) at k = 3 for algorithm versions 5, 6 and 7; the rate at which
+# combined) at k = 3 for algorithm versions 6, 7 and 8; the rate at which
 # unrelated long documents (manual pages, Debian copyright files,
 # changelogs, README and NEWS files of 8,000 characters or more and the
 # Debian Reference's chapters; word 5-shingle Jaccard < 0.1) land within 3
