@@ -275,8 +275,27 @@ CapTableDefer(CapTable *t, const uint64 *hash, int32 n, int64 w)
 {
 	if (t->words + n < RAMP_FROM)
 	{
-		for (int32 k = 0; k < n; k++)
-			t->deferred[t->words + k] = (DeferredWord) {hash[k], w};
+		/* through a local pointer: the stores cannot alias t's fields then */
+		DeferredWord *d = t->deferred + t->words;
+		int32		k = 0;
+
+		StaticAssertStmt(sizeof(DeferredWord) == 16, "a deferred word is two 64-bit words");
+#if defined(__SSE2__)
+		{
+			__m128i		wv = _mm_set1_epi64x(w);
+
+			/* two words at a time: (hash, w) pairs from two hashes */
+			for (; k + 2 <= n; k += 2)
+			{
+				__m128i		h = _mm_loadu_si128((const __m128i *) (hash + k));
+
+				_mm_storeu_si128((__m128i *) (d + k), _mm_unpacklo_epi64(h, wv));
+				_mm_storeu_si128((__m128i *) (d + k + 1), _mm_unpackhi_epi64(h, wv));
+			}
+		}
+#endif
+		for (; k < n; k++)
+			d[k] = (DeferredWord) {hash[k], w};
 		t->words += n;
 		return true;
 	}
