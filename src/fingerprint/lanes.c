@@ -35,10 +35,8 @@ WideLaneCounterFlush(WideLaneCounter *c)
 		const __m128i zero = _mm_setzero_si128();
 
 		for (int j = 0; j < 8; j++)
-		{
 			r[j] = _mm_loadu_si128((const __m128i *) c->lanes[j]);
-			_mm_storeu_si128((__m128i *) c->lanes[j], zero);
-		}
+		ZeroBytes(c->lanes, sizeof(c->lanes));
 		for (int j = 0; j < 8; j += 2)
 		{
 			a[j] = _mm_unpacklo_epi16(r[j], r[j + 1]);	/* slots 0-3 */

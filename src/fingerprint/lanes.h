@@ -28,10 +28,47 @@ typedef struct LaneCounter
 extern void LaneCounterFlush(LaneCounter *counter);
 extern bool LaneCounterResult(LaneCounter *counter, uint64 *result);
 
+/*
+ * Zeroes, or copies, the n bytes at p (n a constant) with unrolled 16-byte
+ * moves: for the counters and state every call clears or copies, of a few
+ * hundred bytes, where memset and memcpy became "rep stos" and "rep movs",
+ * slow to start on AMD Zen 3 (together a fifth of a call on a short text).
+ */
+static pg_attribute_always_inline void
+ZeroBytes(void *p, Size n)
+{
+#if defined(__SSE2__)
+	Size		k = 0;
+
+#pragma GCC unroll 64
+	for (; k + 16 <= n; k += 16)
+		_mm_storeu_si128((__m128i *) ((char *) p + k), _mm_setzero_si128());
+	memset((char *) p + k, 0, n - k);
+#else
+	memset(p, 0, n);
+#endif
+}
+
+static pg_attribute_always_inline void
+CopyBytes(void *dst, const void *src, Size n)
+{
+#if defined(__SSE2__)
+	Size		k = 0;
+
+#pragma GCC unroll 64
+	for (; k + 16 <= n; k += 16)
+		_mm_storeu_si128((__m128i *) ((char *) dst + k),
+						 _mm_loadu_si128((const __m128i *) ((const char *) src + k)));
+	memcpy((char *) dst + k, (const char *) src + k, n - k);
+#else
+	memcpy(dst, src, n);
+#endif
+}
+
 static inline void
 LaneCounterInit(LaneCounter *counter)
 {
-	memset(counter, 0, sizeof(LaneCounter));
+	ZeroBytes(counter, sizeof(LaneCounter));
 }
 
 static inline void

@@ -288,8 +288,8 @@ TypicalLineLength(const char *s, int32 len, LineBreaks *lb)
 		return best;
 	}
 
-	memset(coarse, 0, sizeof(coarse));
-	memset(fine, 0, sizeof(fine));
+	ZeroBytes(coarse, sizeof(coarse));
+	ZeroBytes(fine, sizeof(fine));
 	/* the non-empty lines' lengths, summed by buckets of 64 */
 	FOR_EACH_LINE(lb, n, l, (coarse[l >> BUCKET_SHIFT] += l, total += l));
 	if (total == 0)

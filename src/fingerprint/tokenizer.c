@@ -313,7 +313,7 @@ SegmentStateInit(SegmentState *st, bool numbers, FeatureExtractor *fx, int32 len
 
 	IcuOpen();
 	AsciiTablesInit();
-	memset(st, 0, sizeof(*st));
+	ZeroBytes(st, sizeof(*st));
 	st->ascii = ChooseAsciiKernel(simhash_simd);
 	st->fx = fx;
 	st->rc = FeatureExtractorRunCounter(fx);

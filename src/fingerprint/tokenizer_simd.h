@@ -212,7 +212,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 		{ \
 			SPILL_WIDE(); \
 			RunCounterFlushWide(rc); \
-			memset(wide, 0, sizeof(wide));	/* as rc's lanes now */ \
+			ZeroBytes(wide, sizeof(wide));	/* as rc's lanes now */ \
 			widepending = 0; \
 		} \
 		RUN_CLOSE(run, wide, (w)); \
@@ -239,7 +239,7 @@ SEGMENT_FUNC(SegmentState *st, const char *s, int32 len)
 
 	memset(run, 0, sizeof(run));
 #ifdef RUN_CLOSE
-	memset(wide, 0, sizeof(wide));
+	ZeroBytes(wide, sizeof(wide));
 #endif
 	LOAD_RUN();
 	CLASSIFY_CALL(s, len, st->numbers, nwords - 1, st->lower, word, keep, run4, brk);

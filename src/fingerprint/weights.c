@@ -1376,7 +1376,7 @@ WeigherClearFastRuns(Weigher *w)
 	memset(rc->run, 0, sizeof(rc->run));
 	rc->runlen = 0;
 	LaneCounterInit(&rc->capped);
-	memset(&rc->weighted, 0, sizeof(rc->weighted));
+	ZeroBytes(&rc->weighted, sizeof(rc->weighted));
 	/* rc->cap: CapTableInit */
 }
 
@@ -1777,7 +1777,7 @@ WeigherResult(Weigher *w, uint64 *result)
 		{
 			/* rc alone counted (the rest is not cleared: WeigherInit) */
 			if (w->rc.capped.total == 0)
-				memcpy(lanes->ones, w->rc.weighted.ones, sizeof(lanes->ones));
+				CopyBytes(lanes->ones, w->rc.weighted.ones, sizeof(lanes->ones));
 			else
 				for (int bit = 0; bit < SIMHASH_BITS; bit++)
 					lanes->ones[bit] = capweight * w->rc.capped.ones[bit] +
