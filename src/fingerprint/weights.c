@@ -495,31 +495,52 @@ TypicalBucket(int64 v)
 static int64
 TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 total, int64 limit)
 {
-	int64		hist[TYPICAL_BUCKETS];
+	/* four histograms, word k in k % 4's: fewer sums wait on the last */
+	int64		hist[4][TYPICAL_BUCKETS];
+	int			last = TypicalBucket(limit + 1);	/* no word lies past it */
 	int64		need = (total + 1) / 2,
 				inside = 0,
+				lo,
+				hi,
 				m;
 	int			b;
+	int64		k;
 	WeightCount *words;
 
-	memset(hist, 0, sizeof(hist));
-	for (int64 k = 0; k < n; k++)
-		hist[TypicalBucket(Min(weight[k], limit + 1))] += count[k];
+	for (int h = 0; h < 4; h++)
+		memset(hist[h], 0, sizeof(int64) * (last + 1));
+	for (k = 0; k + 4 <= n; k += 4)
+		for (int h = 0; h < 4; h++)
+			hist[h][TypicalBucket(Min(weight[k + h], limit + 1))] += count[k + h];
+	for (; k < n; k++)
+		hist[0][TypicalBucket(Min(weight[k], limit + 1))] += count[k];
 	/*
 	 * (the words above limit count in limit + 1's bucket, the answer's or a
 	 * later one, and sort after the answer)
 	 */
-	for (b = 0; hist[b] < need; b++)
-		need -= hist[b];
-	words = palloc(sizeof(WeightCount) * Max(n, 1));
-	for (int64 k = 0; k < n; k++)
+	for (b = 0; hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b] < need; b++)
+		need -= hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
+	/* bucket b holds the weights lo .. hi (TypicalBucket's inverse) */
+	if (b < 8)
+		lo = hi = b;
+	else
 	{
+		int			shift = b / 8 - 1;
+
+		lo = (int64) (8 + b % 8) << shift;
+		hi = lo + (INT64CONST(1) << shift) - 1;
+	}
+	words = palloc(sizeof(WeightCount) * Max(n, 1));
+	for (k = 0; k < n; k++)
+	{
+		int64		v = Min(weight[k], limit + 1);
+
 		words[inside] = (WeightCount) {weight[k], count[k]};
-		inside += TypicalBucket(Min(weight[k], limit + 1)) == b;
+		inside += v >= lo && v <= hi;
 	}
 	qsort(words, inside, sizeof(WeightCount), CompareWeightCount);
 	m = words[inside - 1].weight;
-	for (int64 k = 0; k < inside; k++)
+	for (k = 0; k < inside; k++)
 	{
 		need -= words[k].count;
 		if (need <= 0)
