@@ -1159,14 +1159,13 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	 */
 	if (likely(t->wide == NULL) && members <= FILTER_MEMBERS && !all)
 		n = CapTableMembers(t, hashes, scaled, delta, true, false);
-	else if (likely(t->wide == NULL) && all)
-		n = CapTableMembers(t, hashes, scaled, delta, false, true);
 	else
 	{
+		/* (with all, every member comes from the members' pass) */
 		if (!all)
 			n = CapTableDampedOnce(t, hashes, scaled, delta);
 		if (likely(t->wide == NULL))
-			n += CapTableMembers(t, hashes + n, scaled + n, delta + n, false, false);
+			n += CapTableMembers(t, hashes + n, scaled + n, delta + n, false, all);
 		else
 		{
 			for (int32 k = 0; k < members; k++)
