@@ -23,12 +23,15 @@ Load64(const char *p)
 /*
  * HashTokens with AVX2, four tokens at a time: each lane reads the 8 bytes
  * at the token's start and the 8 bytes that end at its end (lower has
- * LOWER_PAD readable bytes on either side), computes both XXH3's hash of
- * 1-3 bytes and that of 4-8 bytes (the formulas of XXH3_len_1to3_64b and
- * XXH3_len_4to8_64b, default secret, seed 0: the values of XXH3_64bits)
- * and keeps the one for its length; the longer tokens are then hashed one
- * by one from a list built without a branch per token.  b must have room
- * for 3 tokens past b->n (TOKEN_BATCH_SLACK), which this overwrites.
+ * LOWER_PAD readable bytes on either side) and computes XXH3's hash of 1-3
+ * bytes or that of 4-8 bytes, as its length says (the formulas of
+ * XXH3_len_1to3_64b and XXH3_len_4to8_64b, default secret, seed 0: the
+ * values of XXH3_64bits).  The two formulas have the same shape - a key,
+ * a product, h ^= (h >> s1) + a, a product, h ^= h >> s2 - so each lane
+ * takes its own key, multipliers, shifts and addend and all four go
+ * through that shape once.  The longer tokens are then hashed one by one
+ * from a list built without a branch per token.  b must have room for 3
+ * tokens past b->n (TOKEN_BATCH_SLACK), which this overwrites.
  */
 static AVX2_TARGET void
 HashTokensAvx2(const char *lower, TokenBatch *b)
@@ -37,8 +40,13 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 	const uint64 flip48v = XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16);
 	const __m256i flip13 = _mm256_set1_epi64x((int64) flip13v);
 	const __m256i flip48 = _mm256_set1_epi64x((int64) flip48v);
-	const __m256i rrlo = _mm256_set1_epi64x((int64) UINT64CONST(0x1E98DF25));
-	const __m256i rrhi = _mm256_set1_epi64x((int64) UINT64CONST(0x9FB21C65));
+	/* the multipliers: XXH3_rrmxmx's for 4-8 bytes, XXH64_avalanche's for 1-3 */
+	const __m256i rr_lo = _mm256_set1_epi64x((int64) UINT64CONST(0x1E98DF25));
+	const __m256i rr_hi = _mm256_set1_epi64x((int64) UINT64CONST(0x9FB21C65));
+	const __m256i p2_lo = _mm256_set1_epi64x((int64) (XXH_PRIME64_2 & 0xFFFFFFFF));
+	const __m256i p2_hi = _mm256_set1_epi64x((int64) (XXH_PRIME64_2 >> 32));
+	const __m256i p3_lo = _mm256_set1_epi64x((int64) (XXH_PRIME64_3 & 0xFFFFFFFF));
+	const __m256i p3_hi = _mm256_set1_epi64x((int64) (XXH_PRIME64_3 >> 32));
 	const __m256i byte = _mm256_set1_epi64x(0xff);
 	const __m256i four = _mm256_set1_epi64x(4);
 	const __m256i eight = _mm256_set1_epi64x(8);
@@ -62,33 +70,43 @@ HashTokensAvx2(const char *lower, TokenBatch *b)
 											 Load64(lower + o[2] + l[2] - 8),
 											 Load64(lower + o[1] + l[1] - 8),
 											 Load64(lower + o[0] + l[0] - 8));
+		__m256i		small = _mm256_cmpgt_epi64(four, len);	/* 1-3 bytes */
 		__m256i		c1,
 					c2,
 					c3,
-					h13,
-					h48;
+					k13,
+					k48,
+					h;
 
 		/* 1-3 bytes: first, middle (byte len / 2) and last byte, and len */
 		c1 = _mm256_and_si256(head, byte);
 		c2 = _mm256_and_si256(_mm256_srlv_epi64(head, _mm256_slli_epi64(_mm256_srli_epi64(len, 1), 3)), byte);
 		c3 = _mm256_srli_epi64(tail, 56);
-		h13 = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64(c1, 16), _mm256_slli_epi64(c2, 24)),
+		k13 = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64(c1, 16), _mm256_slli_epi64(c2, 24)),
 							  _mm256_or_si256(c3, _mm256_slli_epi64(len, 8)));
-		h13 = Xxh3AvalancheSmallAvx2(_mm256_xor_si256(h13, flip13));
+		k13 = _mm256_xor_si256(k13, flip13);
 
 		/* 4-8 bytes: the first 4 bytes (high half) and the last 4 (low) */
-		h48 = _mm256_add_epi64(_mm256_srli_epi64(tail, 32), _mm256_slli_epi64(head, 32));
-		h48 = _mm256_xor_si256(h48, flip48);
-		h48 = _mm256_xor_si256(h48, _mm256_xor_si256(
-			_mm256_or_si256(_mm256_slli_epi64(h48, 49), _mm256_srli_epi64(h48, 15)),
-			_mm256_or_si256(_mm256_slli_epi64(h48, 24), _mm256_srli_epi64(h48, 40))));
-		h48 = Mul64Avx2(h48, rrlo, rrhi);
-		h48 = _mm256_xor_si256(h48, _mm256_add_epi64(_mm256_srli_epi64(h48, 35), len));
-		h48 = Mul64Avx2(h48, rrlo, rrhi);
-		h48 = _mm256_xor_si256(h48, _mm256_srli_epi64(h48, 28));
+		k48 = _mm256_add_epi64(_mm256_srli_epi64(tail, 32), _mm256_slli_epi64(head, 32));
+		k48 = _mm256_xor_si256(k48, flip48);
+		k48 = _mm256_xor_si256(k48, _mm256_xor_si256(
+			_mm256_or_si256(_mm256_slli_epi64(k48, 49), _mm256_srli_epi64(k48, 15)),
+			_mm256_or_si256(_mm256_slli_epi64(k48, 24), _mm256_srli_epi64(k48, 40))));
 
-		_mm256_storeu_si256((__m256i *) (b->hash + i),
-							_mm256_blendv_epi8(h48, h13, _mm256_cmpgt_epi64(four, len)));
+		/*
+		 * 1-3 bytes: h * P2, h ^= h >> 29, h * P3, h ^= h >> 32 (h >> 33 of
+		 * the key is 0); 4-8: h * C, h ^= (h >> 35) + len, h * C, h ^= h >> 28
+		 */
+		h = _mm256_blendv_epi8(k48, k13, small);
+		h = Mul64Avx2(h, _mm256_blendv_epi8(rr_lo, p2_lo, small), _mm256_blendv_epi8(rr_hi, p2_hi, small));
+		h = _mm256_xor_si256(h, _mm256_add_epi64(
+			_mm256_srlv_epi64(h, _mm256_blendv_epi8(_mm256_set1_epi64x(35), _mm256_set1_epi64x(29), small)),
+			_mm256_andnot_si256(small, len)));
+		h = Mul64Avx2(h, _mm256_blendv_epi8(rr_lo, p3_lo, small), _mm256_blendv_epi8(rr_hi, p3_hi, small));
+		h = _mm256_xor_si256(h, _mm256_srlv_epi64(h, _mm256_blendv_epi8(_mm256_set1_epi64x(28),
+																	  _mm256_set1_epi64x(32), small)));
+
+		_mm256_storeu_si256((__m256i *) (b->hash + i), h);
 		longer[i >> 6] |= (uint64) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(len, eight)))
 			<< (i & 63);
 	}
