@@ -482,6 +482,21 @@ TypicalBucket(int64 v)
 	return 8 * (e - 2) + (int) ((v >> (e - 3)) & 7);
 }
 
+/* The weights bucket b holds (TypicalBucket's inverse): *lo .. *hi. */
+static inline void
+TypicalBucketRange(int b, int64 *lo, int64 *hi)
+{
+	int			shift = b / 8 - 1;
+
+	if (b < 8)
+	{
+		*lo = *hi = b;
+		return;
+	}
+	*lo = (int64) (8 + b % 8) << shift;
+	*hi = *lo + (INT64CONST(1) << shift) - 1;
+}
+
 /*
  * Version 8's typical word (see SIMHASH_TYPICAL_CAP): of n words of
  * weights weight[k] >= 0 and count[k] occurrences (total in all, > 0), the
@@ -509,27 +524,21 @@ TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 total, int
 
 	for (int h = 0; h < 4; h++)
 		memset(hist[h], 0, sizeof(int64) * (last + 1));
-	for (k = 0; k + 4 <= n; k += 4)
-		for (int h = 0; h < 4; h++)
-			hist[h][TypicalBucket(Min(weight[k + h], limit + 1))] += count[k + h];
-	for (; k < n; k++)
-		hist[0][TypicalBucket(Min(weight[k], limit + 1))] += count[k];
+	for (k = 0; k < n; k++)
+		hist[k & 3][TypicalBucket(Min(weight[k], limit + 1))] += count[k];
 	/*
 	 * (the words above limit count in limit + 1's bucket, the answer's or a
 	 * later one, and sort after the answer)
 	 */
-	for (b = 0; hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b] < need; b++)
-		need -= hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
-	/* bucket b holds the weights lo .. hi (TypicalBucket's inverse) */
-	if (b < 8)
-		lo = hi = b;
-	else
+	for (b = 0;; b++)
 	{
-		int			shift = b / 8 - 1;
+		int64		here = hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
 
-		lo = (int64) (8 + b % 8) << shift;
-		hi = lo + (INT64CONST(1) << shift) - 1;
+		if (here >= need)
+			break;
+		need -= here;
 	}
+	TypicalBucketRange(b, &lo, &hi);
 	words = palloc(sizeof(WeightCount) * Max(n, 1));
 	for (k = 0; k < n; k++)
 	{
