@@ -10,7 +10,9 @@
 # (bench/make_quality_sets.py), English and Chinese.  Prints per language
 # the median and quartiles over the rounds of A's time over B's (the faster
 # of each one's two scans in a round; < 1: A is faster) and each one's
-# ratio to md5.  Two builds of the same code read 0.99-1.01.
+# ratio to md5; and the fastest scan of A over the fastest of B, which the
+# machine's slower spells move least.  Two builds of the same code read
+# 0.99-1.01.
 #
 # Usage: sudo scripts/bench-dual.sh BASE [ROUNDS]   (default 15)
 set -euo pipefail
@@ -67,8 +69,9 @@ a = [min(r[1], r[4]) for r in rows]
 b = [min(r[2], r[3]) for r in rows]
 ratio = sorted(x / y for x, y in zip(a, b))
 q = lambda p: ratio[int(p * (len(ratio) - 1))]
-print('%s pages: A/B median %.3f (quartiles %.3f, %.3f; n = %d); x md5 A %.3f, B %.3f' % (
-    lang, statistics.median(ratio), q(0.25), q(0.75), len(ratio),
+print('%s pages: A/B median %.3f (quartiles %.3f, %.3f; fastest A / fastest B %.3f; n = %d); '
+      'x md5 A %.3f, B %.3f' % (
+    lang, statistics.median(ratio), q(0.25), q(0.75), min(a) / min(b), len(ratio),
     statistics.median(md5) / statistics.median(a), statistics.median(md5) / statistics.median(b)))
 PY
 done
