@@ -18,8 +18,9 @@ if [ "${1:-}" = --install ]; then install=1; shift; fi
 OUT=$(realpath -m "${1:-$REPO_ROOT/dist}")
 
 if [ "$(id -u)" -eq 0 ]; then
-    install_packages debhelper dpkg-dev postgresql-server-dev-all libxxhash-dev libicu-dev \
-                     pkg-config make gcc
+    # build-essential: dpkg-buildpackage refuses to build without it
+    install_packages build-essential debhelper dpkg-dev postgresql-server-dev-all libxxhash-dev \
+                     libicu-dev pkg-config make gcc
 elif [ $install = 1 ]; then
     die "--install needs root"
 fi

@@ -20,6 +20,7 @@ MIRROR=${MIRROR:-http://deb.debian.org/debian}
 
 install_packages debootstrap
 ROOT=$(mktemp -d /var/tmp/simhash-fresh.XXXXXX)
+chmod 755 "$ROOT"	# its /: mktemp makes it 0700, which only root could enter
 
 # Stops what still runs in the folder, unmounts what was mounted there (the
 # recursive binds of this machine's /dev and /sys are slaves, so unmounting
@@ -46,6 +47,17 @@ debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" >"$ROOT.log" 2>&1 \
     || { tail -n 20 "$ROOT.log"; die "debootstrap failed"; }
 rm -f "$ROOT.log"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# The machine's own certificate authorities, for a network that intercepts
+# TLS (as this one does): the ca-certificates package adds them to the
+# system's list when the commands install it, and npm is told to use it.
+# On a machine with a plain connection there are none.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    mkdir -p "$ROOT/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+    extra_ca=(NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt)
+else
+    extra_ca=()
+fi
 mount -t proc proc "$ROOT/proc"
 mount --rbind /sys "$ROOT/sys" && mount --make-rslave "$ROOT/sys"
 mount --rbind /dev "$ROOT/dev" && mount --make-rslave "$ROOT/dev"
@@ -64,7 +76,10 @@ for part in "${PARTS[@]}"; do
         *) die "unknown part $part (demo, test)" ;;
     esac
     say "chroot: $cmd"
-    if chroot "$ROOT" /bin/bash -c "cd /root/simhash && bash $cmd"; then
+    # a new root shell's environment (LANG as Debian's cloud images set it),
+    # not this script's: lib.sh exports PG_CONFIG, for one
+    if env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+           LANG=C.UTF-8 TERM=dumb "${extra_ca[@]}" chroot "$ROOT" /bin/bash -c "cd /root/simhash && bash $cmd"; then
         result[$part]="$cmd: passed"
     else
         result[$part]="$cmd: FAILED"

@@ -53,11 +53,12 @@ install_packages() {
 install_deps() {
     local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
     [ -n "$CUSTOM_PG" ] && server="postgresql-common"
-    # debhelper, dpkg-dev and postgresql-server-dev-all: the Debian package's test;
+    # build-essential, debhelper, dpkg-dev and postgresql-server-dev-all: the
+    # Debian package's test (dpkg-buildpackage requires build-essential);
     # libsimde-dev: the AVX-512 tokenizer kernel's test on CPUs without AVX-512;
     # python3-* and nodejs: the client packages' tests
     install_packages $server libxxhash-dev libicu-dev libxml2-dev libipc-run-perl make gcc pkg-config \
-                     perl ca-certificates debhelper dpkg-dev postgresql-server-dev-all libsimde-dev \
+                     perl ca-certificates build-essential debhelper dpkg-dev postgresql-server-dev-all libsimde-dev \
                      python3 python3-psycopg python3-psycopg2 python3-sqlalchemy python3-django nodejs
     # (npm comes with some nodejs builds, NodeSource's for one; Debian's is a package)
     command -v npm >/dev/null || install_packages npm
