@@ -18,9 +18,7 @@ if [ "${1:-}" = --install ]; then install=1; shift; fi
 OUT=$(realpath -m "${1:-$REPO_ROOT/dist}")
 
 if [ "$(id -u)" -eq 0 ]; then
-    # build-essential: dpkg-buildpackage refuses to build without it
-    install_packages build-essential debhelper dpkg-dev postgresql-server-dev-all libxxhash-dev \
-                     libicu-dev pkg-config make gcc
+    install_packages $DEB_BUILD_PACKAGES libxxhash-dev libicu-dev pkg-config make gcc
 elif [ $install = 1 ]; then
     die "--install needs root"
 fi

@@ -16,6 +16,12 @@ require_root "$@"
 
 PARTS=("$@")
 [ ${#PARTS[@]} -gt 0 ] || PARTS=(demo test)
+for part in "${PARTS[@]}"; do
+    case "$part" in
+        demo|test) ;;
+        *) die "unknown part $part (demo, test)" ;;
+    esac
+done
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 
 install_packages debootstrap
@@ -70,11 +76,7 @@ mkdir -p "$ROOT/root/simhash"
 status=0
 declare -A result
 for part in "${PARTS[@]}"; do
-    case "$part" in
-        demo) cmd=scripts/demo.sh ;;
-        test) cmd=scripts/test.sh ;;
-        *) die "unknown part $part (demo, test)" ;;
-    esac
+    cmd=scripts/$part.sh
     say "chroot: $cmd"
     # a new root shell's environment (LANG as Debian's cloud images set it),
     # not this script's: lib.sh exports PG_CONFIG, for one

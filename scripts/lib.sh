@@ -49,16 +49,20 @@ install_packages() {
     fi
 }
 
+# What building the Debian package needs besides the extension's own build
+# dependencies (scripts/build-deb.sh, and the package's test through
+# install_deps): dpkg-buildpackage refuses to build without build-essential.
+DEB_BUILD_PACKAGES="build-essential debhelper dpkg-dev postgresql-server-dev-all"
+
 # Installs the build and test dependencies that are missing.
 install_deps() {
     local server="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
     [ -n "$CUSTOM_PG" ] && server="postgresql-common"
-    # build-essential, debhelper, dpkg-dev and postgresql-server-dev-all: the
-    # Debian package's test (dpkg-buildpackage requires build-essential);
+    # DEB_BUILD_PACKAGES: the Debian package's test;
     # libsimde-dev: the AVX-512 tokenizer kernel's test on CPUs without AVX-512;
     # python3-* and nodejs: the client packages' tests
     install_packages $server libxxhash-dev libicu-dev libxml2-dev libipc-run-perl make gcc pkg-config \
-                     perl ca-certificates build-essential debhelper dpkg-dev postgresql-server-dev-all libsimde-dev \
+                     perl ca-certificates $DEB_BUILD_PACKAGES libsimde-dev \
                      python3 python3-psycopg python3-psycopg2 python3-sqlalchemy python3-django nodejs
     # (npm comes with some nodejs builds, NodeSource's for one; Debian's is a package)
     command -v npm >/dev/null || install_packages npm
