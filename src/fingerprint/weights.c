@@ -450,21 +450,6 @@ CapOfRobust(Weighting weighting, int64 total, int64 words, bool proportional)
 	return Max(cap, least);
 }
 
-typedef struct WeightCount
-{
-	int64		weight;
-	int64		count;
-} WeightCount;
-
-static int
-CompareWeightCount(const void *a, const void *b)
-{
-	int64		x = ((const WeightCount *) a)->weight,
-				y = ((const WeightCount *) b)->weight;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Buckets of weights for TypicalWeight, in order of weight: 0 to 7 each
  * their own, then eight per power of two (its three bits below the top).
@@ -474,12 +459,14 @@ CompareWeightCount(const void *a, const void *b)
 static inline int
 TypicalBucket(int64 v)
 {
-	int			e;
+	/*
+	 * With e the top bit of v >= 8, v >> (e - 3) is 8 + its three bits
+	 * below the top, so the bucket is 8 (e - 3) + (v >> (e - 3)); below 8
+	 * that is v with a shift of 0 (no branch on it)
+	 */
+	int			shift = Max(pg_leftmost_one_pos64((uint64) v | 1) - 3, 0);
 
-	if (v < 8)
-		return (int) v;
-	e = pg_leftmost_one_pos64((uint64) v);
-	return 8 * (e - 2) + (int) ((v >> (e - 3)) & 7);
+	return 8 * shift + (int) (v >> shift);
 }
 
 /* The weights bucket b holds (TypicalBucket's inverse): *lo .. *hi. */
@@ -497,38 +484,48 @@ TypicalBucketRange(int b, int64 *lo, int64 *hi)
 	*hi = *lo + (INT64CONST(1) << shift) - 1;
 }
 
+/* Sub-buckets of one bucket of weights when TypicalWeight narrows it. */
+#define TYPICAL_SUBBUCKETS 64
+
 /*
  * Version 8's typical word (see SIMHASH_TYPICAL_CAP): of n words of
  * weights weight[k] >= 0 and count[k] occurrences (total in all, > 0), the
  * smallest weight m such that the words weighing m or less have at least
  * half of the occurrences (2 x theirs >= total); m <= limit is known, so
- * only the words weighing limit or less count.  The occurrences are
- * counted per bucket of weights first, and only the words of the one
- * bucket that reaches half are sorted (n log n at worst, linear when the
- * weights spread over the buckets).
+ * only the words weighing limit or less count (a heavier one counts as
+ * limit + 1).  The occurrences are counted per bucket of weights first;
+ * then the words of the one bucket that reaches half (a few percent of
+ * them) are listed, and their range of weights is cut into
+ * TYPICAL_SUBBUCKETS parts, counted, and narrowed to the part that reaches
+ * half until one weight is left: linear, with no sort and no branch per
+ * word on its weight.
  */
 static int64
 TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 total, int64 limit)
 {
 	/* four histograms, word k in k % 4's: fewer sums wait on the last */
 	int64		hist[4][TYPICAL_BUCKETS];
+	int64		sub[TYPICAL_SUBBUCKETS + 1];	/* and one for the words outside */
 	int			last = TypicalBucket(limit + 1);	/* no word lies past it */
 	int64		need = (total + 1) / 2,
 				inside = 0,
 				lo,
-				hi,
-				m;
+				hi;
 	int			b;
 	int64		k;
-	WeightCount *words;
+	int32	   *listed;
 
 	for (int h = 0; h < 4; h++)
 		memset(hist[h], 0, sizeof(int64) * (last + 1));
-	for (k = 0; k < n; k++)
-		hist[k & 3][TypicalBucket(Min(weight[k], limit + 1))] += count[k];
+	for (k = 0; k + 4 <= n; k += 4)
+#pragma GCC unroll 4
+		for (int h = 0; h < 4; h++)
+			hist[h][TypicalBucket(Min(weight[k + h], limit + 1))] += count[k + h];
+	for (; k < n; k++)
+		hist[0][TypicalBucket(Min(weight[k], limit + 1))] += count[k];
 	/*
 	 * (the words above limit count in limit + 1's bucket, the answer's or a
-	 * later one, and sort after the answer)
+	 * later one, and come after the answer)
 	 */
 	for (b = 0;; b++)
 	{
@@ -539,27 +536,38 @@ TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 total, int
 		need -= here;
 	}
 	TypicalBucketRange(b, &lo, &hi);
-	words = palloc(sizeof(WeightCount) * Max(n, 1));
+	/* the words of bucket b: written for every word, kept for those */
+	listed = palloc(sizeof(int32) * (n + 1));
 	for (k = 0; k < n; k++)
 	{
-		int64		v = Min(weight[k], limit + 1);
+		uint64		v = (uint64) Min(weight[k], limit + 1);
 
-		words[inside] = (WeightCount) {weight[k], count[k]};
-		inside += v >= lo && v <= hi;
+		listed[inside] = (int32) k;
+		inside += v - (uint64) lo <= (uint64) (hi - lo);
 	}
-	qsort(words, inside, sizeof(WeightCount), CompareWeightCount);
-	m = words[inside - 1].weight;
-	for (k = 0; k < inside; k++)
+	/* lo .. hi holds m and the words before it have fewer than need */
+	while (lo < hi)
 	{
-		need -= words[k].count;
-		if (need <= 0)
+		int			shift = 0;
+		int			j;
+
+		while (((hi - lo) >> shift) >= TYPICAL_SUBBUCKETS)
+			shift++;
+		memset(sub, 0, sizeof(sub));
+		for (int64 i = 0; i < inside; i++)
 		{
-			m = words[k].weight;
-			break;
+			uint64		d = (uint64) Min(weight[listed[i]], limit + 1) - (uint64) lo;
+
+			sub[d <= (uint64) (hi - lo) ? (int) (d >> shift) : TYPICAL_SUBBUCKETS] +=
+				count[listed[i]];
 		}
+		for (j = 0; sub[j] < need; j++)
+			need -= sub[j];
+		lo += (int64) j << shift;
+		hi = Min(hi, lo + (INT64CONST(1) << shift) - 1);
 	}
-	pfree(words);
-	return m;
+	pfree(listed);
+	return lo;
 }
 
 /*
@@ -1092,13 +1100,12 @@ CapTableDampedOnce(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta)
  * the hash, version 3 weight and occurrences of each member seen more than
  * once, or (filtered, for a table of few members) passing the frequency
  * list's filter (all the damped words seen once, and a few others, whose
- * weight RobustWeight leaves as it is), or of every member (all), to
- * hashes, scaled and delta, clears the members' entries, and returns how
- * many it wrote.
+ * weight RobustWeight leaves as it is), to hashes, scaled and delta,
+ * clears the members' entries, and returns how many it wrote.
  */
 static pg_attribute_always_inline int32
 CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
-				bool filtered, bool all)
+				bool filtered)
 {
 	int32		n = 0;
 
@@ -1113,11 +1120,50 @@ CapTableMembers(CapTable *t, uint64 *hashes, int64 *scaled, int64 *delta,
 		hashes[n] = hash;
 		scaled[n] = (int64) (tally >> CAP_COUNT_BITS);
 		delta[n] = count;
-		n += (count > 1) | all |
-			(filtered && frequent_index[f] != 0);
+		n += (count > 1) | (filtered && frequent_index[f] != 0);
 		*e = (CapEntry) {0, 0};
 	}
 	return n;
+}
+
+/*
+ * Version 8's pass over every member of t (with no spill, with typical):
+ * writes each one's hash, version 3 weight scaled by SIMHASH_WEIGHT_SCALE,
+ * RobustWeight and occurrences to hashes, scaled, robust and counts, adds
+ * the occurrences, the largest robust weight and the robust weights' excess
+ * over the scaled ones to *occurrences, *heaviest and *sum, and clears the
+ * members' entries: CapTableMembers and the loop after it in one pass.
+ */
+static void
+CapTableMembersRobust(CapTable *t, double g, uint64 *hashes, int64 *scaled,
+					  int64 *robust, int64 *counts, int64 *occurrences,
+					  int64 *heaviest, int64 *sum)
+{
+	int64		occ = 0,
+				top = *heaviest,
+				excess = 0;
+
+	for (int32 k = 0; k < t->members; k++)
+	{
+		CapEntry   *e = &t->entries[t->used[k]];
+		uint64		tally = e->tally;
+		uint64		hash = e->hash;
+		int64		count = (int64) (tally & CAP_COUNT_MASK);
+		int64		weight = (int64) (tally >> CAP_COUNT_BITS);
+		int64		r = RobustWeight(hash, weight, count, g);
+
+		hashes[k] = hash;
+		scaled[k] = weight * SIMHASH_WEIGHT_SCALE;
+		robust[k] = r;
+		counts[k] = count;
+		occ += count;
+		top = Max(top, r);
+		excess += r - weight * SIMHASH_WEIGHT_SCALE;
+		*e = (CapEntry) {0, 0};
+	}
+	*occurrences += occ;
+	*heaviest = top;
+	*sum += excess;
 }
 
 /*
@@ -1156,6 +1202,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	int64	   *counts = NULL;
 	int64		occurrences = 0,	/* of the n members */
 				heaviest = 0;	/* their largest robust weight */
+	bool		weighed = false;	/* scaled and delta final already */
 
 	Assert(t->nrun == 0);
 	if (unlikely(!frequent_ready))
@@ -1166,15 +1213,24 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	 * members (a short document), found by the members' pass
 	 * (CapTableMembers).
 	 */
-	if (likely(t->wide == NULL) && members <= FILTER_MEMBERS && !all)
-		n = CapTableMembers(t, hashes, scaled, delta, true, false);
+	if (likely(t->wide == NULL) && all)
+	{
+		/* every member, weighed again in the same pass */
+		counts = palloc(sizeof(int64) * Max(members, 1));
+		CapTableMembersRobust(t, g, hashes, scaled, delta, counts,
+							  &occurrences, &heaviest, &sum);
+		n = members;
+		weighed = true;
+	}
+	else if (likely(t->wide == NULL) && members <= FILTER_MEMBERS)
+		n = CapTableMembers(t, hashes, scaled, delta, true);
 	else
 	{
-		/* (with all, every member comes from the members' pass) */
+		/* (with all, every member comes from the spilled table's pass) */
 		if (!all)
 			n = CapTableDampedOnce(t, hashes, scaled, delta);
 		if (likely(t->wide == NULL))
-			n += CapTableMembers(t, hashes + n, scaled + n, delta + n, false, all);
+			n += CapTableMembers(t, hashes + n, scaled + n, delta + n, false);
 		else
 		{
 			for (int32 k = 0; k < members; k++)
@@ -1194,23 +1250,24 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	}
 	if (t->retained)
 		CapTableGiveBack(t);
-	if (all)
+	if (all && !weighed)
 	{
 		/* the occurrences, for the typical word */
 		counts = palloc(sizeof(int64) * Max(n, 1));
 		memcpy(counts, delta, sizeof(int64) * n);
 	}
 	/* delta holds the new weight until the cap is known */
-	for (int32 k = 0; k < n; k++)
-	{
-		int64		robust = RobustWeight(hashes[k], scaled[k], delta[k], g);
+	if (!weighed)
+		for (int32 k = 0; k < n; k++)
+		{
+			int64		robust = RobustWeight(hashes[k], scaled[k], delta[k], g);
 
-		occurrences += delta[k];
-		heaviest = Max(heaviest, robust);
-		scaled[k] *= SIMHASH_WEIGHT_SCALE;
-		delta[k] = robust;
-		sum += robust - scaled[k];
-	}
+			occurrences += delta[k];
+			heaviest = Max(heaviest, robust);
+			scaled[k] *= SIMHASH_WEIGHT_SCALE;
+			delta[k] = robust;
+			sum += robust - scaled[k];
+		}
 
 	cap = CapOfRobust(weighting, sum, t->words, proportional);
 	if (all)
