@@ -28,7 +28,10 @@
  *		open; and the same line switches;
  *	  - hashes to a TfCounter: the same, with TfCounterAdd (no line cuts:
  *		version 5 weighs lines under weighting runs only).
- * Kernels the CPU lacks are skipped, with a line saying so.
+ * Kernels the CPU lacks are skipped, with a line saying so.  First, two
+ * pure functions of the weighting are checked: LineClass for every pair of
+ * lengths, and TypicalCap (version 8) against its definition on cases /
+ * 10 random documents.
  *
  * Usage: tokenizer_kernels <cases> <seed>
  * Prints one line per kernel; exits 1 on any disagreement, after printing
@@ -636,6 +639,147 @@ Check(Kernel *k, const char *s, const Span *sp, bool numbers, bool newrun,
 extern void SegmentAsciiAvx512Emulated(SegmentState *st, const char *s, int32 len);
 #endif
 
+/* (weight, occurrences) of a word, for TypicalCapByDefinition */
+typedef struct WordWeight
+{
+	int64		weight;
+	int64		count;
+} WordWeight;
+
+static int
+CompareWordWeight(const void *a, const void *b)
+{
+	int64		x = ((const WordWeight *) a)->weight,
+				y = ((const WordWeight *) b)->weight;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Version 8's cap (weights.c's TypicalCap) as its definition says, by
+ * sorting every word: the cap is left as it is when the heaviest capped
+ * weight is at most least, or when the words of at most 1/16 of it
+ * (SIMHASH_TYPICAL_CAP) have fewer than half of the occurrences; else it
+ * is min(cap, max(16 m, least)), m the smallest weight such that the words
+ * weighing m or less have at least half of the occurrences.
+ */
+static int64
+TypicalCapByDefinition(const int64 *weight, const int64 *count, int32 n, int64 total,
+					   int64 heaviest, int64 cap, int64 least)
+{
+	int64		top = Min(heaviest, cap),
+				t,
+				lighter = 0,
+				need = (total + 1) / 2,
+				m = -1;
+	WordWeight *words;
+
+	if (top <= least)
+		return cap;
+	t = (top - 1) / SIMHASH_TYPICAL_CAP;
+	for (int32 k = 0; k < n; k++)
+		lighter += weight[k] <= t ? count[k] : 0;
+	if (2 * lighter < total)
+		return cap;
+	words = malloc(sizeof(WordWeight) * Max(n, 1));
+	for (int32 k = 0; k < n; k++)
+		words[k] = (WordWeight) {weight[k], count[k]};
+	qsort(words, n, sizeof(WordWeight), CompareWordWeight);
+	for (int32 k = 0; k < n && m < 0; k++)
+	{
+		need -= words[k].count;
+		if (need <= 0)
+			m = words[k].weight;
+	}
+	free(words);
+	return Min(cap, Max(SIMHASH_TYPICAL_CAP * m, least));
+}
+
+/*
+ * TypicalCap against TypicalCapByDefinition on random documents: words of
+ * weights from a few shapes (small, spread over many powers of two, packed
+ * in one bucket of TypicalWeight's or on its edges, huge), occurrences
+ * mostly 1, caps and floors around the weights.  Returns the number of
+ * disagreements (the first few printed) and in *found the cases where the
+ * median changed the cap.
+ */
+static int64
+CheckTypicalCap(int64 cases, int64 *found)
+{
+	int64		failures = 0;
+	int64	   *weight = malloc(sizeof(int64) * 5000),
+			   *count = malloc(sizeof(int64) * 5000);
+
+	*found = 0;
+	for (int64 c = 0; c < cases; c++)
+	{
+		int32		n = (int32) rnd_below(c % 4 == 0 ? 9 : 5000);
+		int			shape = (int) rnd_below(5);
+		int64		base = (int64) 1 << rnd_below(40),
+					total = 0,
+					heaviest = 0,
+					cap,
+					least,
+					got,
+					want;
+
+		for (int32 k = 0; k < n; k++)
+		{
+			int64		w;
+
+			switch (shape)
+			{
+				case 0:			/* small */
+					w = rnd_below(40);
+					break;
+				case 1:			/* over many powers of two */
+					w = (int64) (rnd64() >> (1 + rnd_below(63)));
+					break;
+				case 2:			/* packed near one weight */
+					w = base + rnd_below(1 + rnd_below(1024));
+					break;
+				case 3:			/* on the edges of powers of two */
+					w = ((int64) 1 << rnd_below(48)) - 1 + rnd_below(3);
+					break;
+				default:		/* huge, and a few light ones */
+					w = rnd_below(8) == 0 ? rnd_below(100) :
+						(int64) (rnd64() >> 2) + rnd_below(1000);
+					break;
+			}
+			weight[k] = w;
+			count[k] = rnd_below(4) != 0 ? 1 : 1 + rnd_below(rnd_below(20) == 0 ? 100000 : 5);
+			total += count[k];
+			heaviest = Max(heaviest, w);
+		}
+		if (total == 0)
+			continue;
+		/* the cap: above, at or below the heaviest weight */
+		switch (rnd_below(3))
+		{
+			case 0:
+				cap = heaviest + (int64) rnd_below(1000);
+				break;
+			case 1:
+				cap = heaviest - (heaviest > 0 ? (int64) (rnd64() % (uint64) heaviest) : 0);
+				break;
+			default:
+				cap = heaviest;
+				break;
+		}
+		least = rnd_below(4) == 0 ? (int64) rnd_below(64) : 0;
+		got = TypicalCap(weight, count, n, total, heaviest, cap, least);
+		want = TypicalCapByDefinition(weight, count, n, total, heaviest, cap, least);
+		*found += want != cap;
+		if (got != want && failures++ < 5)
+			fprintf(stderr, "TypicalCap of %d words (shape %d, cap " INT64_FORMAT
+					", least " INT64_FORMAT ") is " INT64_FORMAT ", not " INT64_FORMAT "\n",
+					n, shape, cap, least, got, want);
+	}
+	free(weight);
+	free(count);
+	return failures;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -701,6 +845,20 @@ main(int argc, char **argv)
 		}
 	}
 	printf("LineClass divides exactly for every line length\n");
+
+	/* version 8's cap of the typical word, against its definition */
+	{
+		int64		lowered;
+		int64		wrong = CheckTypicalCap(Max(cases / 10, 1), &lowered);
+
+		if (wrong > 0)
+		{
+			fprintf(stderr, INT64_FORMAT " disagreements of TypicalCap\n", wrong);
+			return 2;
+		}
+		printf("TypicalCap agrees with its definition in " INT64_FORMAT " documents, "
+			   INT64_FORMAT " of them capped by the median\n", Max(cases / 10, 1), lowered);
+	}
 
 	/* MakeCuts: a line break ends a run */
 	if (!ascii_breaks_run['\n'] || !ascii_breaks_run['\r'])

@@ -7,7 +7,9 @@
 # RunCounter and TfCounter they fill) with the reference's; then
 # test/fuzz/golden_kernels.c computes every golden vector
 # (test/golden/vectors*.csv) with each kernel, through the whole pipeline
-# outside a server.  Kernels the CPU lacks are skipped, with a note.  No
+# outside a server.  Kernels the CPU lacks are skipped, with a note.  The
+# first program also checks two pure functions of the weighting on all or
+# random inputs: LineClass (version 5) and TypicalCap (version 8).  No
 # server is needed.
 # The AVX-512 kernel also runs on every CPU as "avx512-emulated":
 # tokenizer_avx512.c compiled unchanged with its intrinsics emulated in
@@ -82,6 +84,12 @@ for my $seed (1, time())
 	  or diag("$stdout$stderr");
 	ok($stdout =~ /^LineClass divides exactly for every line length$/m,
 		"LineClass, multiplying by LineInverse, gives the division's quotient (seed $seed)")
+	  or diag("$stdout$stderr");
+	# version 8's cap of the typical word (weights.c), against a sort of
+	# every word, in documents where the median changes the cap
+	ok($stdout =~ /^TypicalCap agrees with its definition in (\d+) documents, (\d+) of them capped by the median$/m
+		  && $2 > 100,
+		"TypicalCap gives the cap its definition gives (seed $seed)")
 	  or diag("$stdout$stderr");
 	# every kernel saw line cuts taken (version 5's LineCheck)
 	ok($stdout =~ /^(\d+) runs with line cuts, (\d+) cuts taken$/m && $1 > 1000 && $2 > 1000,
