@@ -50,12 +50,12 @@ LineBreaksAdd(LineBreaks *lb, int32 q, int blen)
 #ifdef HAVE_LINES_AVX2
 /*
  * Lists in lb the breaks of u[0..n) found 64 bytes at a time, then 32
- * (reading 2 more, so while they lie before limit); returns where it
- * stopped.  One lookup by the low nibble and one compare find "\n", "\r"
- * and 0xE2 at once; only an 0xE2 (rare in most text) is looked at
- * further.  A break that starts inside the 3 bytes of an earlier one
- * cannot occur (its bytes are E2 80 A8/A9, none of them a break's first
- * byte).
+ * (reading 2 more, so while they lie before limit), and the last bytes
+ * from a copy padded with zeros (no byte of a break) past limit; returns
+ * n.  One lookup by the low nibble and one compare find "\n", "\r" and
+ * 0xE2 at once; only an 0xE2 (rare in most text) is looked at further.  A
+ * break that starts inside the 3 bytes of an earlier one cannot occur (its
+ * bytes are E2 80 A8/A9, none of them a break's first byte).
  */
 __attribute__((target("avx2,bmi")))
 static int32
@@ -75,21 +75,36 @@ LineBreaksScanAvx2(const uint8 *u, int32 n, int32 limit, LineBreaks *lb)
 
 #define LINES_CANDIDATES(b) \
 	((uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, _mm256_and_si256(b, low)), b)))
-	while (p + 32 <= stop)
+	/* (the last bytes, fewer than 34 of n, as a block of at most 64) */
+	while (p < n)
 	{
 		uint64		m;
 		int32		w;
+		const uint8 *b = u + p;
+		uint8		tail[64 + 2];
 
 		if (p + 64 <= stop)
 		{
-			m = (uint64) LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) (u + p))) |
-				(uint64) LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) (u + p + 32))) << 32;
+			m = (uint64) LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) b)) |
+				(uint64) LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) (b + 32))) << 32;
 			w = 64;
+		}
+		else if (p + 32 <= stop)
+		{
+			m = LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) b));
+			w = 32;
 		}
 		else
 		{
-			m = LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) (u + p)));
-			w = 32;
+			/* the bytes up to limit, at most 64 + 2, then zeros */
+			w = n - p;
+			Assert(w < 64);
+			ZeroBytes(tail, sizeof(tail));
+			memcpy(tail, b, Min(limit - p, (int32) sizeof(tail)));
+			b = tail;
+			m = ((uint64) LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) tail)) |
+				 (uint64) LINES_CANDIDATES(_mm256_loadu_si256((const __m256i *) (tail + 32))) << 32) &
+				((UINT64CONST(1) << w) - 1);
 		}
 		if (m)
 		{
@@ -102,16 +117,16 @@ LineBreaksScanAvx2(const uint8 *u, int32 n, int32 limit, LineBreaks *lb)
 			}
 			do
 			{
-				int32		q = p + __builtin_ctzll(m);
+				int32		i = __builtin_ctzll(m);
 
-				if (u[q] != 0xE2)
+				if (b[i] != 0xE2)
 				{
-					pos[k] = q;
+					pos[k] = p + i;
 					len[k++] = 1;
 				}
-				else if (u[q + 1] == 0x80 && (u[q + 2] | 1) == 0xA9)
+				else if (b[i + 1] == 0x80 && (b[i + 2] | 1) == 0xA9)
 				{
-					pos[k] = q;
+					pos[k] = p + i;
 					len[k++] = 3;
 				}
 				m &= m - 1;

@@ -28,10 +28,11 @@
  *		open; and the same line switches;
  *	  - hashes to a TfCounter: the same, with TfCounterAdd (no line cuts:
  *		version 5 weighs lines under weighting runs only).
- * Kernels the CPU lacks are skipped, with a line saying so.  First, two
+ * Kernels the CPU lacks are skipped, with a line saying so.  First, three
  * pure functions of the weighting are checked: LineClass for every pair of
- * lengths, and TypicalCap (version 8) against its definition on cases /
- * 10 random documents.
+ * lengths, the line breaks TypicalLineLength lists with SIMD against
+ * those it finds byte by byte on cases random texts, and TypicalCap
+ * (version 8) against its definition on cases / 10 random documents.
  *
  * Usage: tokenizer_kernels <cases> <seed>
  * Prints one line per kernel; exits 1 on any disagreement, after printing
@@ -639,6 +640,59 @@ Check(Kernel *k, const char *s, const Span *sp, bool numbers, bool newrun,
 extern void SegmentAsciiAvx512Emulated(SegmentState *st, const char *s, int32 len);
 #endif
 
+/*
+ * TypicalLineLength's list of line breaks with SIMD (AVX2 where the CPU has
+ * it, to the text's last byte) against the one it makes byte by byte
+ * (simhash.simd off), on random texts of "\n", "\r", U+2028, U+2029,
+ * their first bytes alone (E2, E2 80) and other bytes, of every length up
+ * to 300, at the end of a readable page (a read past the text faults);
+ * half of them are prefixes of a longer readable text (the breaks lie
+ * before len, their bytes may go on past it).  Returns the disagreements.
+ */
+static int64
+CheckLineBreaks(char *area, long page, int64 cases)
+{
+	static const char *const pieces[] = {"\n", "\r", "\xE2\x80\xA8", "\xE2\x80\xA9", "\xE2",
+	"\xE2\x80", "\xE2\x80\xAA", "a", "bc", " ", "\x80\xA8", "\xE4\xB8\x80"};
+	int64		failures = 0;
+	LineBreaks	simd,
+				bytes;
+
+	memset(&simd, 0, sizeof(simd));
+	memset(&bytes, 0, sizeof(bytes));
+	for (int64 c = 0; c < cases; c++)
+	{
+		int32		full = (int32) (c % 301),
+					len = rnd_below(2) ? full : (int32) rnd_below(full + 1),
+					t1,
+					t2;
+		char	   *s = area + page - full;		/* ends at the page's end */
+		int32		k = 0;
+
+		while (k < full)
+		{
+			const char *piece = pieces[rnd_below(lengthof(pieces))];
+
+			for (int32 j = 0; piece[j] && k < full; j++)
+				s[k++] = piece[j];
+		}
+		simhash_simd = SIMD_AUTO;
+		t1 = TypicalLineLength(s, len, &simd);
+		simhash_simd = SIMD_OFF;
+		t2 = TypicalLineLength(s, len, &bytes);
+		simhash_simd = SIMD_AUTO;
+		if (t1 != t2 || simd.n != bytes.n ||
+			memcmp(simd.pos, bytes.pos, sizeof(int32) * simd.n) != 0 ||
+			memcmp(simd.len, bytes.len, simd.n) != 0)
+		{
+			if (failures++ < 5)
+				fprintf(stderr, "line breaks of %d bytes: %d with SIMD, %d byte by byte\n",
+						len, simd.n, bytes.n);
+		}
+	}
+	return failures;
+}
+
 /* (weight, occurrences) of a word, for TypicalCapByDefinition */
 typedef struct WordWeight
 {
@@ -845,6 +899,30 @@ main(int argc, char **argv)
 		}
 	}
 	printf("LineClass divides exactly for every line length\n");
+
+	/* the line breaks TypicalLineLength lists, with SIMD and without */
+	{
+		long		pg = sysconf(_SC_PAGESIZE);
+		char	   *two = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+							   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		int64		wrong;
+
+		if (two == MAP_FAILED || mprotect(two + pg, pg, PROT_NONE) != 0)
+		{
+			fprintf(stderr, "mmap failed\n");
+			return 2;
+		}
+		LinesInit();
+		wrong = CheckLineBreaks(two, pg, Max(cases, 301));
+		if (wrong > 0)
+		{
+			fprintf(stderr, INT64_FORMAT " disagreements of the line breaks\n", wrong);
+			return 2;
+		}
+		printf("the line breaks agree with and without SIMD in " INT64_FORMAT " texts\n",
+			   Max(cases, 301));
+		munmap(two, 2 * pg);
+	}
 
 	/* version 8's cap of the typical word, against its definition */
 	{

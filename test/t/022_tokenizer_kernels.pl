@@ -8,9 +8,9 @@
 # test/fuzz/golden_kernels.c computes every golden vector
 # (test/golden/vectors*.csv) with each kernel, through the whole pipeline
 # outside a server.  Kernels the CPU lacks are skipped, with a note.  The
-# first program also checks two pure functions of the weighting on all or
-# random inputs: LineClass (version 5) and TypicalCap (version 8).  No
-# server is needed.
+# first program also checks three pure functions of the weighting on all
+# or random inputs: LineClass and the line breaks TypicalLineLength lists
+# (version 5), and TypicalCap (version 8).  No server is needed.
 # The AVX-512 kernel also runs on every CPU as "avx512-emulated":
 # tokenizer_avx512.c compiled unchanged with its intrinsics emulated in
 # portable C (SIMDe, libsimde-dev, and test/fuzz/avx512emu/ for what SIMDe
@@ -36,7 +36,7 @@ my @icuflags = split(' ', $icu);
 
 my @sources = map { "src/fingerprint/$_.c" }
   qw(tokenizer_ascii tokenizer_sse2 tokenizer_avx2 tokenizer_avx512 tokenizer_icu tokenizer_cjk
-     weights frequent_words lanes);
+     weights frequent_words lanes lines);
 my $dir = PostgreSQL::Test::Utils::tempdir();
 my $bin = "$dir/tokenizer_kernels";
 my ($stdout, $stderr);
@@ -84,6 +84,11 @@ for my $seed (1, time())
 	  or diag("$stdout$stderr");
 	ok($stdout =~ /^LineClass divides exactly for every line length$/m,
 		"LineClass, multiplying by LineInverse, gives the division's quotient (seed $seed)")
+	  or diag("$stdout$stderr");
+	# the line breaks of version 5 (lines.c), listed with AVX2 to the last
+	# byte, against the byte-by-byte search
+	ok($stdout =~ /^the line breaks agree with and without SIMD in \d+ texts$/m,
+		"TypicalLineLength lists the same line breaks with and without SIMD (seed $seed)")
 	  or diag("$stdout$stderr");
 	# version 8's cap of the typical word (weights.c), against a sort of
 	# every word, in documents where the median changes the cap
