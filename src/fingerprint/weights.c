@@ -561,7 +561,8 @@ TypicalWeight(const int64 *weight, const int64 *count, int64 n, int64 total, int
 			sub[d <= (uint64) (hi - lo) ? (int) (d >> shift) : TYPICAL_SUBBUCKETS] +=
 				count[listed[i]];
 		}
-		for (j = 0; sub[j] < need; j++)
+		/* (the parts of lo .. hi hold need or more: j stays inside) */
+		for (j = 0; j < TYPICAL_SUBBUCKETS - 1 && sub[j] < need; j++)
 			need -= sub[j];
 		lo += (int64) j << shift;
 		hi = Min(hi, lo + (INT64CONST(1) << shift) - 1);
