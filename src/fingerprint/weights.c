@@ -1251,14 +1251,15 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 	}
 	if (t->retained)
 		CapTableGiveBack(t);
-	if (all && !weighed)
-	{
-		/* the occurrences, for the typical word */
-		counts = palloc(sizeof(int64) * Max(n, 1));
-		memcpy(counts, delta, sizeof(int64) * n);
-	}
-	/* delta holds the new weight until the cap is known */
 	if (!weighed)
+	{
+		if (all)
+		{
+			/* the occurrences, for the typical word */
+			counts = palloc(sizeof(int64) * Max(n, 1));
+			memcpy(counts, delta, sizeof(int64) * n);
+		}
+		/* delta holds the new weight until the cap is known */
 		for (int32 k = 0; k < n; k++)
 		{
 			int64		robust = RobustWeight(hashes[k], scaled[k], delta[k], g);
@@ -1269,6 +1270,7 @@ CapTableApplyRobust(CapTable *t, Weighting weighting, int64 *ones, int64 *total,
 			delta[k] = robust;
 			sum += robust - scaled[k];
 		}
+	}
 
 	cap = CapOfRobust(weighting, sum, t->words, proportional);
 	if (all)

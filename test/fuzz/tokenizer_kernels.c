@@ -646,8 +646,8 @@ extern void SegmentAsciiAvx512Emulated(SegmentState *st, const char *s, int32 le
  * (simhash.simd off), on random texts of "\n", "\r", U+2028, U+2029,
  * their first bytes alone (E2, E2 80) and other bytes, of every length up
  * to 300, at the end of a readable page (a read past the text faults);
- * half of them are prefixes of a longer readable text (the breaks lie
- * before len, their bytes may go on past it).  Returns the disagreements.
+ * half of them are given shorter than the bytes written, so that more
+ * readable bytes follow the text's end.  Returns the disagreements.
  */
 static int64
 CheckLineBreaks(char *area, long page, int64 cases)
@@ -902,18 +902,17 @@ main(int argc, char **argv)
 
 	/* the line breaks TypicalLineLength lists, with SIMD and without */
 	{
-		long		pg = sysconf(_SC_PAGESIZE);
-		char	   *two = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		char	   *two = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 							   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		int64		wrong;
 
-		if (two == MAP_FAILED || mprotect(two + pg, pg, PROT_NONE) != 0)
+		if (two == MAP_FAILED || mprotect(two + page, page, PROT_NONE) != 0)
 		{
 			fprintf(stderr, "mmap failed\n");
 			return 2;
 		}
 		LinesInit();
-		wrong = CheckLineBreaks(two, pg, Max(cases, 301));
+		wrong = CheckLineBreaks(two, page, Max(cases, 301));
 		if (wrong > 0)
 		{
 			fprintf(stderr, INT64_FORMAT " disagreements of the line breaks\n", wrong);
@@ -921,7 +920,7 @@ main(int argc, char **argv)
 		}
 		printf("the line breaks agree with and without SIMD in " INT64_FORMAT " texts\n",
 			   Max(cases, 301));
-		munmap(two, 2 * pg);
+		munmap(two, 2 * page);
 	}
 
 	/* version 8's cap of the typical word, against its definition */
